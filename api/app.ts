@@ -1,0 +1,68 @@
+import { cors } from "@elysiajs/cors";
+import { openapi } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
+import type { Deps } from "../shared/deps";
+import { ERROR_KINDS } from "../shared/errors";
+import { createAuthenticator } from "../shared/services/authenticate";
+import "../shared/formats";
+import { mcpRoutes } from "./mcp/route";
+import { accessGuard } from "./plugins/access";
+import { errorHandler } from "./plugins/errors";
+import { requestContext } from "./plugins/requestContext";
+import { accountRoutes } from "./routes/account";
+import { symptomRoutes } from "./routes/health/symptoms";
+import { systemRoutes } from "./routes/system";
+
+/**
+ * CORS: the spec's values for the MCP and discovery endpoints, applied to the whole API so one
+ * browser client sees one policy. No credentials: keys travel in headers, never cookies.
+ */
+const CORS = cors({
+  origin: "*",
+  methods: ["GET", "POST", "DELETE", "OPTIONS"],
+  allowedHeaders: ["Content-Type", "Authorization", "x-api-key"],
+  exposeHeaders: ["X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"],
+  credentials: false,
+  maxAge: 600,
+});
+
+const DOCS = openapi({
+  path: "/docs",
+  specPath: "/openapi.json",
+  exclude: { paths: ["/docs", "/openapi.json"] },
+  documentation: {
+    info: {
+      title: "Papers & Health API",
+      version: "0.1.0",
+      description: `Paper search, a health assistant and a remote MCP server. Errors share one body: \`{"error": {"code", "message", "requestId", "details?"}}\`; codes: ${Object.keys(ERROR_KINDS).join(", ")}.`,
+    },
+    components: {
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "An API key: `Authorization: Bearer phk_…`" },
+        apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
+      },
+    },
+  },
+});
+
+/** The whole HTTP API as one Elysia app. Tests drive it in-process with `app.handle(request)`. */
+export function createApp(deps: Deps) {
+  const authorize = createAuthenticator({
+    sql: deps.sql,
+    redis: deps.redis,
+    redisPrefix: deps.env.REDIS_PREFIX,
+    plans: deps.plans,
+  });
+  return new Elysia({ normalize: false })
+    .use(errorHandler(deps.log))
+    .use(requestContext(deps.log))
+    .use(CORS)
+    .use(accessGuard(authorize, deps.plans))
+    .use(DOCS)
+    .use(systemRoutes(deps))
+    .use(accountRoutes(deps.plans))
+    .use(symptomRoutes)
+    .use(mcpRoutes(deps));
+}
+
+export type App = ReturnType<typeof createApp>;

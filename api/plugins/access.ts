@@ -1,0 +1,71 @@
+import { Elysia } from "elysia";
+import { AppError } from "../../shared/errors";
+import type { PlanTable } from "../../shared/plans";
+import { type Feature, requireFeature } from "../../shared/services/access";
+import { type Authorize, rateLimitHeaders } from "../../shared/services/authenticate";
+import { stateOf } from "../requestState";
+
+/**
+ * Which requests need an API key, and which need a plan feature. Checked before routing, body
+ * parsing and validation, so an anonymous caller gets 401 (not 400 or 404) and every
+ * authenticated request, valid or not, counts against the hourly limit.
+ */
+interface AccessPolicy {
+  prefix: string;
+  exact?: boolean;
+  methods?: string[];
+  feature?: Feature;
+}
+
+export const ACCESS_POLICIES: AccessPolicy[] = [
+  { prefix: "/api/v1/health/", feature: "health" },
+  { prefix: "/api/v1/" },
+  // GET and DELETE on the MCP endpoint are 405 for everyone; only POST carries JSON-RPC.
+  { prefix: "/api/mcp", exact: true, methods: ["POST"] },
+];
+
+export function policyFor(method: string, path: string): AccessPolicy | undefined {
+  if (method === "OPTIONS") return undefined;
+  return ACCESS_POLICIES.find(
+    (policy) =>
+      (policy.exact ? path === policy.prefix : path.startsWith(policy.prefix)) &&
+      (!policy.methods || policy.methods.includes(method)),
+  );
+}
+
+/** The key from `Authorization: Bearer <key>` or `x-api-key: <key>`; two different keys are refused. */
+export function credentialFrom(headers: Headers): string | undefined {
+  const authorization = headers.get("authorization");
+  const bearer = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
+  if (authorization && !bearer) {
+    throw new AppError("UNAUTHORIZED", "The Authorization header must be `Bearer <API key>`.");
+  }
+  const apiKey = headers.get("x-api-key")?.trim() || undefined;
+  if (bearer && apiKey && bearer !== apiKey) {
+    throw new AppError("UNAUTHORIZED", "Authorization and x-api-key carry different keys; send one.");
+  }
+  return bearer ?? apiKey;
+}
+
+export function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return "/";
+  const end = url.indexOf("?", start);
+  return end === -1 ? url.slice(start) : url.slice(start, end);
+}
+
+export function accessGuard(authorize: Authorize, plans: PlanTable) {
+  return new Elysia({ name: "access" }).onRequest(async ({ request, set }) => {
+    // @elysiajs/cors adds `Vary: *` with `origin: "*"`; with a wildcard origin nothing varies, and
+    // `Vary: *` would make every response uncacheable (ETags on discovery cards included).
+    delete set.headers.vary;
+    const policy = policyFor(request.method, pathOf(request.url));
+    if (!policy) return;
+    const state = stateOf(request);
+    const { principal, rate } = await authorize(credentialFrom(request.headers), state.requestId);
+    state.principal = principal;
+    state.rate = rate;
+    Object.assign(set.headers, rateLimitHeaders(rate));
+    if (policy.feature) requireFeature(plans, principal, policy.feature);
+  });
+}

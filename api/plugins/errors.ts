@@ -1,0 +1,70 @@
+import { Elysia, type ValidationError } from "elysia";
+import { AppError, type ErrorDetail, errorBody } from "../../shared/errors";
+import type { Logger } from "../../shared/log";
+import { stateOf } from "../requestState";
+
+/**
+ * The one error handler: every failure leaves as the documented body with `X-Request-Id`.
+ * Elysia's own errors are translated first (validation → 400, not its default 422).
+ */
+export function errorHandler(log: Logger) {
+  return new Elysia({ name: "errors" }).onError({ as: "global" }, ({ error, code, request, set }) => {
+    const state = stateOf(request);
+    const appError = toAppError(error, code);
+    if (appError.status >= 500 && appError.kind !== "UNAVAILABLE") {
+      log.error("request failed", { requestId: state.requestId, kind: appError.kind, error: appError.cause ?? error });
+    } else if (appError.kind === "UNAVAILABLE") {
+      log.warn("dependency unavailable", {
+        requestId: state.requestId,
+        message: appError.message,
+        error: appError.cause,
+      });
+    }
+    state.errorStatus = appError.status;
+    const headers: Record<string, string> = {
+      "content-type": "application/json; charset=utf-8",
+      ...(set.headers as Record<string, string>),
+      ...appError.headers,
+      "x-request-id": state.requestId,
+    };
+    return new Response(JSON.stringify(errorBody(appError, state.requestId)), { status: appError.status, headers });
+  });
+}
+
+function toAppError(error: unknown, code: string | number): AppError {
+  if (error instanceof AppError) return error;
+  switch (code) {
+    case "VALIDATION":
+      return new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
+        details: validationDetails(error as ValidationError),
+      });
+    case "PARSE":
+      return new AppError(
+        "INVALID_JSON",
+        "The body could not be parsed; send valid JSON with Content-Type: application/json.",
+      );
+    case "NOT_FOUND":
+      return new AppError("ROUTE_NOT_FOUND", "No endpoint matches this method and path.");
+    case "INVALID_COOKIE_SIGNATURE":
+      return new AppError("BAD_REQUEST", "Invalid cookie signature.");
+    default:
+      return new AppError("INTERNAL", "Internal error", { cause: error });
+  }
+}
+
+const MAX_DETAILS = 20;
+
+function validationDetails(error: ValidationError): ErrorDetail[] {
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  for (const issue of error.all) {
+    const path = "path" in issue ? String(issue.path || "/") : "/";
+    const message = ("summary" in issue && issue.summary) || issue.message;
+    const key = `${path} ${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    details.push({ in: error.type as ErrorDetail["in"], path, message: String(message) });
+    if (details.length === MAX_DETAILS) break;
+  }
+  return details;
+}

@@ -1,0 +1,53 @@
+import { AppError } from "../shared/errors";
+import type { Principal } from "../shared/services/authenticate";
+import type { RateDecision } from "../shared/services/rateLimit";
+
+/**
+ * Per-request facts gathered before routing (request id, caller, timing). Kept in a WeakMap keyed by
+ * the Request because Elysia's `onRequest` runs before any `derive`; routes read it through `derive`.
+ */
+export interface RequestState {
+  requestId: string;
+  startedAt: number;
+  principal?: Principal;
+  /** The rate-limit decision taken for this request (authenticated requests only). */
+  rate?: RateDecision;
+  /** Status of an error response, which Elysia does not reflect in `set.status` after `onError`. */
+  errorStatus?: number;
+}
+
+const states = new WeakMap<Request, RequestState>();
+
+export function stateOf(request: Request): RequestState {
+  let state = states.get(request);
+  if (!state) {
+    state = { requestId: newRequestId(), startedAt: performance.now() };
+    states.set(request, state);
+  }
+  return state;
+}
+
+/** A client may pass its own X-Request-Id (to correlate logs) when it is short and plain. */
+const CLIENT_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
+export function requestIdFrom(request: Request): string {
+  const given = request.headers.get("x-request-id");
+  return given && CLIENT_ID.test(given) ? given : newRequestId();
+}
+
+function newRequestId(): string {
+  return `req_${Bun.randomUUIDv7("base64url")}`;
+}
+
+export function initState(request: Request): RequestState {
+  const state: RequestState = { requestId: requestIdFrom(request), startedAt: performance.now() };
+  states.set(request, state);
+  return state;
+}
+
+/** The authenticated caller and its rate decision; only routes behind an access policy may ask. */
+export function callerOf(request: Request): { principal: Principal; rate: RateDecision } {
+  const state = stateOf(request);
+  if (!state.principal || !state.rate) throw new AppError("INTERNAL", "Route reached without an authenticated caller.");
+  return { principal: state.principal, rate: state.rate };
+}

@@ -1,0 +1,92 @@
+/**
+ * Account and key management — what a developer dashboard calls. Prints one JSON object on
+ * stdout; errors go to stderr as JSON with a non-zero exit. Reads DATABASE_URL / REDIS_URL like
+ * the service (Redis is told about revocations and plan changes so API processes drop cached keys).
+ *
+ *   bun run admin accounts:create --plan <free|go|plus|pro> [--email <e>]
+ *   bun run admin accounts:set-plan --account <id> --plan <plan>
+ *   bun run admin keys:create --account <id>
+ *   bun run admin keys:revoke --key-id <id>
+ *   bun run admin keys:list --account <id>
+ */
+import { parseArgs } from "node:util";
+import { createSql } from "../shared/db/sql";
+import { databaseUrl, loadEnv, redisUrl } from "../shared/env";
+import { AppError } from "../shared/errors";
+import { isPlanId, PLAN_IDS, type PlanId } from "../shared/plans";
+import { createRedis, redisReady } from "../shared/redis";
+import * as accounts from "../shared/services/accounts";
+
+const USAGE = `usage: bun run admin <accounts:create|accounts:set-plan|keys:create|keys:revoke|keys:list> [options]`;
+
+function parseOptions(args: string[]): Record<string, string | undefined> {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        plan: { type: "string" },
+        email: { type: "string" },
+        account: { type: "string" },
+        "key-id": { type: "string" },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    throw new AppError("BAD_REQUEST", `${(error as Error).message}\n${USAGE}`);
+  }
+}
+
+function plan(value: string | undefined): PlanId {
+  if (!value || !isPlanId(value)) throw new AppError("BAD_REQUEST", `--plan must be one of ${PLAN_IDS.join(", ")}`);
+  return value;
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new AppError("BAD_REQUEST", `${flag} is required`);
+  return value;
+}
+
+async function main(): Promise<number> {
+  const [command, ...rest] = Bun.argv.slice(2);
+  const values = parseOptions(rest);
+  const env = loadEnv();
+  const sql = createSql(databaseUrl(env), { max: 2 });
+  const redis = createRedis(redisUrl(env), "request");
+  const deps = { sql, redis, redisPrefix: env.REDIS_PREFIX };
+  try {
+    await redisReady(redis);
+    const result = await run(command, values, deps);
+    console.log(JSON.stringify(result));
+    return 0;
+  } finally {
+    await sql.end({ timeout: 5 });
+    redis.disconnect();
+  }
+}
+
+function run(command: string | undefined, values: Record<string, string | undefined>, deps: accounts.AccountDeps) {
+  switch (command) {
+    case "accounts:create":
+      return accounts.createAccount(deps, { plan: plan(values.plan), email: values.email ?? null });
+    case "accounts:set-plan":
+      return accounts.setPlan(deps, required(values.account, "--account"), plan(values.plan));
+    case "keys:create":
+      return accounts.createKey(deps, required(values.account, "--account"));
+    case "keys:revoke":
+      return accounts.revokeKey(deps, required(values["key-id"], "--key-id"));
+    case "keys:list":
+      return accounts.listKeys(deps, required(values.account, "--account")).then((keys) => ({ keys }));
+    default:
+      throw new AppError("BAD_REQUEST", USAGE);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const known = error instanceof AppError;
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(JSON.stringify({ error: { code: known ? error.kind : "INTERNAL", message } }));
+    process.exit(known && error.status < 500 ? 2 : 1);
+  },
+);

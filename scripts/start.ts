@@ -1,0 +1,79 @@
+/**
+ * `bun run start`: the whole service on one machine. Ensures PostgreSQL, Redis and Meilisearch
+ * (starting local ones when needed), migrates, applies index settings, seeds the demo account
+ * once, then runs the API and the workers as child processes until Ctrl-C / SIGTERM, when it
+ * stops them and every process it started.
+ */
+import { loadEnv, publicUrl } from "../shared/env";
+import { prepareInfrastructure } from "./lib/boot";
+import { type Managed, StartupError, stopAll, waitFor } from "./lib/processes";
+import { seedDemo } from "./lib/seed";
+
+const say = (line = "") => process.stdout.write(`${line}\n`);
+/** Everything this run started, stopped in reverse order on exit or failure. */
+const managed: Managed[] = [];
+
+async function main() {
+  const env = loadEnv();
+  const infra = await prepareInfrastructure(env);
+  managed.push(...infra.managed);
+  if (infra.migrations.length > 0) say(`Applied migrations: ${infra.migrations.join(", ")}`);
+
+  const demo = await seedDemo(infra.env);
+  const childEnv = { ...process.env, MEILI_URL: infra.env.MEILI_URL, MEILI_MASTER_KEY: infra.env.MEILI_MASTER_KEY };
+  for (const name of ["api", "workers"] as const) {
+    const entry = name === "api" ? "api/server.ts" : "workers/main.ts";
+    const child = Bun.spawn([process.execPath, entry], { env: childEnv, stdout: "inherit", stderr: "inherit" });
+    managed.push({ name, process: child });
+  }
+
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say("Stopping…");
+    await stopAll(managed);
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void stop(0));
+  process.on("SIGTERM", () => void stop(0));
+  for (const item of managed) {
+    void item.process.exited.then((code) => {
+      if (stopping) return;
+      console.error(`${item.name} exited unexpectedly (${code}); stopping the service.`);
+      void stop(1);
+    });
+  }
+
+  const base = publicUrl(env);
+  await waitFor("API", async () => (await fetch(`${base}/healthz`)).ok, 30_000);
+  say();
+  say(`API          ${base}`);
+  say(`OpenAPI      ${base}/openapi.json  (browsable: ${base}/docs)`);
+  say(`MCP          ${base}/api/mcp`);
+  say(`Meilisearch  ${infra.env.MEILI_URL}`);
+  say("Queue dashboard: none (inspect queues with redis-cli; see README)");
+  if (demo.apiKey) {
+    say();
+    say(`Demo account ${demo.accountId} (pro plan). Its API key is shown this once:`);
+    say(`  ${demo.apiKey}`);
+    say(`  curl -H "Authorization: Bearer ${demo.apiKey}" ${base}/api/v1/account`);
+  } else {
+    say(`Demo account ${demo.accountId} exists; its key was printed on the first start.`);
+    say(`  New key: bun run admin keys:create --account ${demo.accountId}`);
+  }
+  say();
+  say("Ctrl-C stops everything.");
+}
+
+main().catch(async (error: unknown) => {
+  const message =
+    error instanceof StartupError
+      ? error.message
+      : error instanceof Error
+        ? (error.stack ?? error.message)
+        : String(error);
+  console.error(`Cannot start: ${message}`);
+  await stopAll(managed);
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+import { createMeili, type Meilisearch } from "../search-index/client";
+import { meiliConnection } from "../search-index/config";
+import { createSql, type Sql } from "./db/sql";
+import { databaseUrl, type Env, redisUrl } from "./env";
+import { createLogger, type Logger } from "./log";
+import { PLANS, type PlanTable } from "./plans";
+import { closeQueues, createQueues, type Queues } from "./queue";
+import { createRedis, type Redis } from "./redis";
+
+/**
+ * The long-lived clients a process holds, built once at boot and passed to services as arguments.
+ * `plans` is here (not imported by services) so tests can run with small limits.
+ */
+export interface Deps {
+  env: Env;
+  sql: Sql;
+  /** Fail-fast connection for request paths (no offline queue). */
+  redis: Redis;
+  meili: Meilisearch;
+  log: Logger;
+  plans: PlanTable;
+  queues: Queues;
+}
+
+export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "log">> = {}): Deps {
+  const { url, apiKey } = meiliConnection(env);
+  const redis = createRedis(redisUrl(env), "request");
+  return {
+    env,
+    sql: createSql(databaseUrl(env)),
+    redis,
+    meili: createMeili(url, apiKey),
+    log: overrides.log ?? createLogger(env.LOG_LEVEL),
+    plans: overrides.plans ?? PLANS,
+    // BullMQ producers share the fail-fast connection: an enqueue during an outage errors (→ 503) instead of hanging.
+    queues: createQueues(redis, env.REDIS_PREFIX),
+  };
+}
+
+export async function closeDeps(deps: Deps): Promise<void> {
+  await closeQueues(deps.queues).catch(() => {});
+  await deps.sql.end({ timeout: 5 });
+  deps.redis.disconnect();
+}

@@ -1,0 +1,71 @@
+import { type Static, Type as T } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+
+/**
+ * Every environment variable the service reads, in one place. Nothing else touches
+ * `process.env`: services receive what they need as arguments, so tests never depend
+ * on the environment. The README's "Configuration" table mirrors this schema.
+ */
+export const EnvSchema = T.Object({
+  NODE_ENV: T.Union([T.Literal("development"), T.Literal("production"), T.Literal("test")], {
+    default: "development",
+  }),
+  HOST: T.String({ default: "127.0.0.1", description: "Interface the API listens on." }),
+  PORT: T.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  PUBLIC_URL: T.Optional(T.String({ description: "Base URL clients use; defaults to http://HOST:PORT." })),
+  DATABASE_URL: T.Optional(T.String({ description: "PostgreSQL URL; unset → local default." })),
+  REDIS_URL: T.Optional(T.String({ description: "Redis URL; unset → local default." })),
+  MEILI_URL: T.Optional(T.String({ description: "Meilisearch URL; unset → launch the bundled server." })),
+  MEILI_MASTER_KEY: T.Optional(T.String()),
+  /** Prefix for every Redis key and BullMQ queue, so several deployments or test runs can share one Redis. */
+  REDIS_PREFIX: T.String({ default: "phs", pattern: "^[A-Za-z0-9_-]{1,32}$" }),
+  /** Prefix for every Meilisearch index uid, for the same reason. */
+  MEILI_INDEX_PREFIX: T.String({ default: "", pattern: "^[A-Za-z0-9_-]{0,32}$" }),
+  DATA_DIR: T.String({ default: ".data" }),
+  LOG_LEVEL: T.Union(
+    [T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error"), T.Literal("silent")],
+    { default: "info" },
+  ),
+  WORKER_CONCURRENCY: T.Integer({ minimum: 1, maximum: 512, default: 16 }),
+});
+
+export type Env = Static<typeof EnvSchema>;
+
+export const LOCAL_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/papers_health";
+export const LOCAL_REDIS_URL = "redis://127.0.0.1:6379/0";
+
+/** Parses an environment record (defaults applied, numbers converted); throws one line per problem. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const known = Object.fromEntries(
+    Object.keys(EnvSchema.properties)
+      .filter((name) => source[name] !== undefined && source[name] !== "")
+      .map((name) => [name, source[name]]),
+  );
+  const converted = Value.Convert(EnvSchema, Value.Default(EnvSchema, known));
+  const problems = [...Value.Errors(EnvSchema, converted)];
+  if (problems.length > 0) {
+    const lines = problems.map((p) => `${p.path.slice(1) || "(env)"}: ${p.message}`);
+    throw new Error(`Invalid environment:\n  ${lines.join("\n  ")}`);
+  }
+  return converted as Env;
+}
+
+let cached: Env | undefined;
+
+/** The process environment, parsed once at boot. Entry points call this; libraries take `Env` as an argument. */
+export function loadEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+export function databaseUrl(env: Env): string {
+  return env.DATABASE_URL ?? LOCAL_DATABASE_URL;
+}
+
+export function redisUrl(env: Env): string {
+  return env.REDIS_URL ?? LOCAL_REDIS_URL;
+}
+
+export function publicUrl(env: Env): string {
+  return (env.PUBLIC_URL ?? `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${env.PORT}`).replace(/\/$/, "");
+}

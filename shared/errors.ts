@@ -1,0 +1,73 @@
+/**
+ * The one error class and the one status table. Services throw `AppError(kind, …)`; the API's
+ * error handler turns it into `{"error": {code, message, requestId, details?}}` with the status
+ * below, MCP tools turn it into an `isError` result. The field is `kind`, not `code`, because
+ * Elysia reads an error's own `code` first and would treat ours as one of its own.
+ */
+export const ERROR_KINDS = {
+  VALIDATION_FAILED: { status: 400, summary: "The request is malformed: see `details` for each field." },
+  INVALID_JSON: { status: 400, summary: "The body is not valid JSON." },
+  BAD_REQUEST: { status: 400, summary: "The request cannot be processed as sent." },
+  UNAUTHORIZED: { status: 401, summary: "The API key is missing, malformed, unknown or revoked." },
+  PLAN_REQUIRED: { status: 403, summary: "The account's plan does not include this feature." },
+  FORBIDDEN: { status: 403, summary: "The caller may not do this." },
+  NOT_FOUND: { status: 404, summary: "The resource does not exist or belongs to another account." },
+  ROUTE_NOT_FOUND: { status: 404, summary: "No endpoint has this method and path." },
+  METHOD_NOT_ALLOWED: { status: 405, summary: "The endpoint does not support this method." },
+  CONFLICT: { status: 409, summary: "The request conflicts with the resource's current state." },
+  PAYLOAD_TOO_LARGE: { status: 413, summary: "The body or a part of it is too large." },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, summary: "The Content-Type is not accepted here." },
+  RATE_LIMITED: { status: 429, summary: "The hourly request limit is used up; retry after `Retry-After` seconds." },
+  INTERNAL: { status: 500, summary: "An unexpected error; the request id identifies it in our logs." },
+  UPSTREAM_FAILED: { status: 502, summary: "An upstream service (model provider, reference source) failed." },
+  UNAVAILABLE: { status: 503, summary: "A dependency is unavailable; retry after `Retry-After` seconds." },
+} as const satisfies Record<string, { status: number; summary: string }>;
+
+export type ErrorKind = keyof typeof ERROR_KINDS;
+
+/** One problem with one part of a request: `in` names the part, `path` is a JSON pointer into it. */
+export interface ErrorDetail {
+  in: "body" | "query" | "params" | "headers" | "cookie";
+  path: string;
+  message: string;
+}
+
+export interface AppErrorOptions {
+  cause?: unknown;
+  details?: ErrorDetail[];
+  /** Extra response headers, e.g. `Retry-After`. */
+  headers?: Record<string, string>;
+}
+
+export class AppError extends Error {
+  readonly kind: ErrorKind;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(kind: ErrorKind, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "AppError";
+    this.kind = kind;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return ERROR_KINDS[this.kind].status;
+  }
+}
+
+export interface ErrorBody {
+  error: { code: ErrorKind; message: string; requestId: string; details?: ErrorDetail[] };
+}
+
+/** The documented body for an error. 5xx messages are generic so internals never leak. */
+export function errorBody(error: AppError, requestId: string): ErrorBody {
+  const message =
+    error.status >= 500 && error.kind !== "UNAVAILABLE" && error.kind !== "UPSTREAM_FAILED"
+      ? ERROR_KINDS.INTERNAL.summary
+      : error.message;
+  const body: ErrorBody = { error: { code: error.kind, message, requestId } };
+  if (error.details && error.details.length > 0) body.error.details = error.details;
+  return body;
+}

@@ -1,0 +1,43 @@
+import type { Env } from "./env";
+
+type Level = Exclude<Env["LOG_LEVEL"], "silent">;
+const RANK: Record<Env["LOG_LEVEL"], number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+
+export type Fields = Record<string, unknown>;
+
+/** Structured JSON logs, one object per line. Never pass an API key or a health record in `fields`. */
+export interface Logger {
+  debug(msg: string, fields?: Fields): void;
+  info(msg: string, fields?: Fields): void;
+  warn(msg: string, fields?: Fields): void;
+  error(msg: string, fields?: Fields): void;
+  child(fields: Fields): Logger;
+}
+
+export function createLogger(
+  level: Env["LOG_LEVEL"],
+  base: Fields = {},
+  write: (line: string) => void = (line) => process.stdout.write(line),
+): Logger {
+  const emit = (lvl: Level, msg: string, fields?: Fields) => {
+    if (RANK[lvl] < RANK[level]) return;
+    write(
+      `${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields }, errorReplacer)}\n`,
+    );
+  };
+  return {
+    debug: (msg, fields) => emit("debug", msg, fields),
+    info: (msg, fields) => emit("info", msg, fields),
+    warn: (msg, fields) => emit("warn", msg, fields),
+    error: (msg, fields) => emit("error", msg, fields),
+    child: (fields) => createLogger(level, { ...base, ...fields }, write),
+  };
+}
+
+/** Errors serialize to `{name, message, stack, cause}` instead of `{}`. */
+function errorReplacer(_key: string, value: unknown): unknown {
+  if (value instanceof Error) {
+    return { name: value.name, message: value.message, stack: value.stack, cause: value.cause };
+  }
+  return value;
+}

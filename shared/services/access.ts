@@ -1,0 +1,15 @@
+import { AppError } from "../errors";
+import type { PlanTable } from "../plans";
+import type { Principal } from "./authenticate";
+
+export type Feature = "health";
+
+/** The plan gate: REST routes and MCP tools call this same check. */
+export function requireFeature(plans: PlanTable, principal: Principal, feature: Feature): void {
+  if (!plans[principal.plan][feature]) {
+    throw new AppError(
+      "PLAN_REQUIRED",
+      `The ${principal.plan} plan does not include ${feature}; upgrade to go or above.`,
+    );
+  }
+}

@@ -1,0 +1,21 @@
+import { closeDeps, createDeps } from "../shared/deps";
+import { loadEnv } from "../shared/env";
+import { redisReady } from "../shared/redis";
+import { startWorkers } from "./runner";
+
+const env = loadEnv();
+const deps = createDeps(env);
+await redisReady(deps.redis, 30_000);
+const workers = await startWorkers(deps);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  deps.log.info("workers stopping", { signal });
+  await workers.close();
+  await closeDeps(deps);
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -1,0 +1,59 @@
+import { Value } from "@sinclair/typebox/value";
+import { type Job, UnrecoverableError, Worker } from "bullmq";
+import type { Deps } from "../shared/deps";
+import { redisUrl } from "../shared/env";
+import { AppError } from "../shared/errors";
+import { isJobName, JOBS, QUEUES } from "../shared/jobs";
+import { scheduleRepeatableJobs } from "../shared/queue";
+import { createRedis, type Redis } from "../shared/redis";
+import "../shared/formats";
+import { PROCESSORS } from "./processors";
+
+export interface Workers {
+  close(): Promise<void>;
+}
+
+/**
+ * Starts one BullMQ worker per queue. Each job is re-validated against the catalog; a client
+ * error (bad payload, AppError below 500) is an UnrecoverableError so BullMQ does not retry it.
+ */
+export async function startWorkers(deps: Deps, options: { concurrency?: number } = {}): Promise<Workers> {
+  // Blocking commands need their own connection with maxRetriesPerRequest: null.
+  const connection: Redis = createRedis(redisUrl(deps.env), "worker");
+  const log = deps.log.child({ component: "workers" });
+  const process = async (job: Job) => {
+    if (!isJobName(job.name)) throw new UnrecoverableError(`No processor for job ${job.name}`);
+    const spec = JOBS[job.name];
+    if (!Value.Check(spec.payload, job.data)) throw new UnrecoverableError(`Invalid payload for ${job.name}`);
+    try {
+      return await (PROCESSORS[job.name] as (d: Deps, p: unknown, j: Job) => Promise<unknown>)(deps, job.data, job);
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500) throw new UnrecoverableError(error.message);
+      throw error;
+    }
+  };
+  const workers = QUEUES.map(
+    (queue) =>
+      new Worker(queue, process, {
+        connection,
+        prefix: deps.env.REDIS_PREFIX,
+        concurrency: options.concurrency ?? deps.env.WORKER_CONCURRENCY,
+      }),
+  );
+  for (const worker of workers) {
+    worker.on("failed", (job, error) =>
+      log.warn("job failed", { job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, error }),
+    );
+    worker.on("error", (error) => log.error("worker error", { error }));
+  }
+  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+  await scheduleRepeatableJobs(deps.queues);
+  log.info("workers started", { queues: QUEUES });
+  return {
+    async close() {
+      // Lets active jobs finish; unfinished ones are picked up again after a restart.
+      await Promise.all(workers.map((worker) => worker.close()));
+      connection.disconnect();
+    },
+  };
+}
