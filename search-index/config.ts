@@ -2,7 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Env } from "../shared/env";
 
-export const LOCAL_MEILI_URL = "http://127.0.0.1:7700";
+export function localMeiliUrl(env: Env): string {
+  return `http://127.0.0.1:${env.MEILI_PORT}`;
+}
 
 /** Where the bundled Meilisearch keeps its data and generated master key. */
 export function localMeiliDir(env: Env): string {
@@ -21,5 +23,5 @@ export function meiliConnection(env: Env): { url: string; apiKey: string | undef
   if (env.MEILI_URL) return { url: env.MEILI_URL, apiKey: env.MEILI_MASTER_KEY };
   const file = masterKeyFile(env);
   const apiKey = env.MEILI_MASTER_KEY ?? (existsSync(file) ? readFileSync(file, "utf8").trim() : undefined);
-  return { url: LOCAL_MEILI_URL, apiKey };
+  return { url: localMeiliUrl(env), apiKey };
 }

@@ -17,6 +17,12 @@ export const EnvSchema = T.Object({
   REDIS_URL: T.Optional(T.String({ description: "Redis URL; unset → local default." })),
   MEILI_URL: T.Optional(T.String({ description: "Meilisearch URL; unset → launch the bundled server." })),
   MEILI_MASTER_KEY: T.Optional(T.String()),
+  MEILI_PORT: T.Integer({
+    minimum: 1,
+    maximum: 65535,
+    default: 7700,
+    description: "Loopback port of the bundled Meilisearch when MEILI_URL is unset.",
+  }),
   /** Prefix for every Redis key and BullMQ queue, so several deployments or test runs can share one Redis. */
   REDIS_PREFIX: T.String({ default: "phs", pattern: "^[A-Za-z0-9_-]{1,32}$" }),
   /** Prefix for every Meilisearch index uid, for the same reason. */

@@ -1,5 +1,5 @@
 import { createMeili } from "../../search-index/client";
-import { LOCAL_MEILI_URL, localMeiliDir, masterKeyFile } from "../../search-index/config";
+import { localMeiliDir, localMeiliUrl, masterKeyFile } from "../../search-index/config";
 import { applyIndexSettings } from "../../search-index/settings";
 import { migrate } from "../../shared/db/migrate";
 import { createSql, ensureDatabase } from "../../shared/db/sql";
@@ -22,13 +22,13 @@ export interface Infrastructure {
  * database and its migrations, the index settings. Prefers explicit URLs; otherwise uses or
  * starts the local defaults. On failure, stops whatever it started.
  */
-export async function prepareInfrastructure(env: Env, options: { meiliPort?: number } = {}): Promise<Infrastructure> {
+export async function prepareInfrastructure(env: Env): Promise<Infrastructure> {
   const managed: Managed[] = [];
   const track = (item: Managed | undefined) => item && managed.push(item);
   try {
     track(await ensurePostgres(databaseUrl(env), Boolean(env.DATABASE_URL), env.DATA_DIR));
     track(await ensureRedis(redisUrl(env), Boolean(env.REDIS_URL), env.DATA_DIR));
-    const meili = await ensureMeili(env, options.meiliPort);
+    const meili = await ensureMeili(env);
     track(meili.managed);
     const resolved: Env = { ...env, MEILI_URL: meili.url, MEILI_MASTER_KEY: meili.apiKey };
 
@@ -43,7 +43,7 @@ export async function prepareInfrastructure(env: Env, options: { meiliPort?: num
   }
 }
 
-async function ensureMeili(env: Env, port?: number): Promise<{ url: string; apiKey?: string; managed?: Managed }> {
+async function ensureMeili(env: Env): Promise<{ url: string; apiKey?: string; managed?: Managed }> {
   if (env.MEILI_URL) {
     if (!(await meiliHealthy(env.MEILI_URL, env.MEILI_MASTER_KEY))) {
       throw new StartupError(
@@ -53,8 +53,8 @@ async function ensureMeili(env: Env, port?: number): Promise<{ url: string; apiK
     return { url: env.MEILI_URL, apiKey: env.MEILI_MASTER_KEY };
   }
   const apiKey = env.MEILI_MASTER_KEY ?? (await ensureMasterKey(masterKeyFile(env)));
-  const url = port ? `http://127.0.0.1:${port}` : LOCAL_MEILI_URL;
-  const { port: urlPort } = new URL(url);
+  const url = localMeiliUrl(env);
+  const urlPort = env.MEILI_PORT;
   // A server left running by an earlier start with the same data directory answers to our key.
   if (await meiliHealthy(url, apiKey)) return { url, apiKey };
   if (await tcpOpen("127.0.0.1", Number(urlPort))) {
@@ -62,6 +62,6 @@ async function ensureMeili(env: Env, port?: number): Promise<{ url: string; apiK
       `Port ${urlPort} is taken by something that is not our Meilisearch; free it or set MEILI_URL.`,
     );
   }
-  const managed = await launchMeili({ dir: localMeiliDir(env), port: Number(urlPort), masterKey: apiKey });
+  const managed = await launchMeili({ dir: localMeiliDir(env), port: urlPort, masterKey: apiKey });
   return { url, apiKey, managed };
 }

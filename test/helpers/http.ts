@@ -1,0 +1,68 @@
+import { createApp } from "../../api/app";
+import type { Deps } from "../../shared/deps";
+import type { PlanId } from "../../shared/plans";
+import { createAccount } from "../../shared/services/accounts";
+
+export type TestApp = ReturnType<typeof createApp>;
+
+export interface TestAccount {
+  accountId: string;
+  apiKey: string;
+  keyId: string;
+  plan: PlanId;
+}
+
+export async function createTestAccount(deps: Deps, plan: PlanId): Promise<TestAccount> {
+  const created = await createAccount(
+    { sql: deps.sql, redis: deps.redis, redisPrefix: deps.env.REDIS_PREFIX },
+    { plan },
+  );
+  return { accountId: created.accountId, apiKey: created.apiKey, keyId: created.keyId, plan };
+}
+
+export interface Call {
+  method?: string;
+  key?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  rawBody?: string;
+}
+
+/** Sends one request through the real app in-process. */
+export async function call(app: TestApp, path: string, options: Call = {}): Promise<Response> {
+  const headers = new Headers(options.headers);
+  if (options.key) headers.set("authorization", `Bearer ${options.key}`);
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers.set("content-type", "application/json");
+  }
+  return app.handle(new Request(`http://localhost${path}`, { method: options.method ?? "GET", headers, body }));
+}
+
+/** A JSON-RPC call to the MCP endpoint with the headers the streamable HTTP transport requires. */
+export function mcpCall(app: TestApp, message: unknown, headers: Record<string, string>): Promise<Response> {
+  return call(app, "/api/mcp", {
+    method: "POST",
+    headers: { accept: "application/json, text/event-stream", "content-type": "application/json", ...headers },
+    rawBody: JSON.stringify(message),
+  });
+}
+
+export async function json<T = Record<string, unknown>>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
+
+/** Asserts the documented error body and returns it. */
+export async function errorOf(response: Response) {
+  const body = await json<{ error: { code: string; message: string; requestId: string; details?: unknown[] } }>(
+    response,
+  );
+  if (!body.error || typeof body.error.code !== "string" || typeof body.error.message !== "string") {
+    throw new Error(`Not the documented error body: ${JSON.stringify(body)}`);
+  }
+  if (body.error.requestId !== response.headers.get("x-request-id")) {
+    throw new Error("error.requestId does not match X-Request-Id");
+  }
+  return body.error;
+}

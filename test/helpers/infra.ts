@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { dropDatabase } from "../../shared/db/sql";
+import { closeDeps, createDeps, type Deps } from "../../shared/deps";
+import { type Env, LOCAL_DATABASE_URL, parseEnv, redisUrl } from "../../shared/env";
+import { createLogger, type Logger } from "../../shared/log";
+import type { PlanTable } from "../../shared/plans";
+import { createRedis, redisReady } from "../../shared/redis";
+import { createMeili } from "../../search-index/client";
+import { dropIndexes } from "../../search-index/settings";
+import { prepareInfrastructure } from "../../scripts/lib/boot";
+import { freePort, type Managed, stopAll } from "../../scripts/lib/processes";
+
+/**
+ * One isolated world per `bun test` run: its own PostgreSQL database, Redis key prefix and
+ * Meilisearch server (own port and data directory), so tests never touch demo data and two runs
+ * cannot collide. Real servers throughout; nothing of ours is stubbed.
+ */
+interface TestWorld {
+  env: Env;
+  dataDir: string;
+  managed: Managed[];
+  deps: Deps;
+}
+
+let world: Promise<TestWorld> | undefined;
+
+export const RUN_ID = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/** Lines the service logged during the test run (tests may assert on them; nothing is printed). */
+export const logLines: string[] = [];
+export const testLog: Logger = createLogger("debug", {}, (line) => {
+  logLines.push(line);
+});
+
+async function build(): Promise<TestWorld> {
+  const dataDir = await mkdtemp(join(tmpdir(), "phs-test-"));
+  const base = new URL(process.env.DATABASE_URL ?? LOCAL_DATABASE_URL);
+  base.pathname = `/phs_test_${RUN_ID}`;
+  const env = parseEnv({
+    NODE_ENV: "test",
+    DATABASE_URL: base.toString(),
+    REDIS_URL: process.env.REDIS_URL,
+    REDIS_PREFIX: `t${RUN_ID}`,
+    MEILI_INDEX_PREFIX: `t${RUN_ID}_`,
+    MEILI_PORT: String(freePort()),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+  });
+  const infra = await prepareInfrastructure(env);
+  const deps = createDeps(infra.env, { log: testLog });
+  await redisReady(deps.redis);
+  return { env: infra.env, dataDir, managed: infra.managed, deps };
+}
+
+export function testWorld(): Promise<TestWorld> {
+  world ??= build();
+  return world;
+}
+
+/** The shared deps, optionally with another plan table (e.g. tiny hourly limits). */
+export async function testDeps(overrides: { plans?: PlanTable } = {}): Promise<Deps> {
+  const { deps } = await testWorld();
+  return { ...deps, ...overrides };
+}
+
+export async function teardownWorld(): Promise<void> {
+  if (!world) return;
+  const { env, deps, managed, dataDir } = await world;
+  await closeDeps(deps);
+  await dropIndexes(createMeili(env.MEILI_URL as string, env.MEILI_MASTER_KEY), env.MEILI_INDEX_PREFIX).catch(() => {});
+  await dropDatabase(env.DATABASE_URL as string);
+  await deleteRedisPrefix(env);
+  await stopAll(managed);
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+async function deleteRedisPrefix(env: Env): Promise<void> {
+  const redis = createRedis(redisUrl(env), "worker");
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${env.REDIS_PREFIX}:*`, "COUNT", 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
+}
