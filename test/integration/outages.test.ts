@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Subprocess } from "bun";
+import { createApp } from "../../api/app";
+import { createSql } from "../../shared/db/sql";
+import type { Deps } from "../../shared/deps";
+import { createRedis, redisReady } from "../../shared/redis";
+import { createMeili } from "../../search-index/client";
+import { freePort, stopProcess, tcpOpen, waitFor } from "../../scripts/lib/processes";
+import { call, createTestAccount, errorOf } from "../helpers/http";
+import { testDeps } from "../helpers/infra";
+
+/** A private Redis the test may stop and start; the shared one is never touched. */
+function startRedis(port: number): Subprocess {
+  return Bun.spawn(["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+}
+
+let base: Deps;
+let redisPort: number;
+let redisServer: Subprocess;
+
+beforeAll(async () => {
+  base = await testDeps();
+  redisPort = freePort();
+  redisServer = startRedis(redisPort);
+  await waitFor("private redis", () => tcpOpen("127.0.0.1", redisPort));
+});
+
+afterAll(async () => {
+  await stopProcess(redisServer);
+});
+
+describe("dependency outages", () => {
+  test("Redis down → 503 with Retry-After (not 500); recovers by itself when Redis returns", async () => {
+    const redis = createRedis(`redis://127.0.0.1:${redisPort}`, "request");
+    await redisReady(redis);
+    const deps: Deps = { ...base, redis };
+    const app = createApp(deps);
+    const account = await createTestAccount(deps, "pro");
+
+    expect((await call(app, "/api/v1/account", { key: account.apiKey })).status).toBe(200);
+
+    await stopProcess(redisServer);
+    const down = await call(app, "/api/v1/account", { key: account.apiKey });
+    expect(down.status).toBe(503);
+    expect(Number(down.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await errorOf(down)).code).toBe("UNAVAILABLE");
+    const ready = await call(app, "/readyz");
+    expect(ready.status).toBe(503);
+    expect(((await ready.json()) as { checks: { redis: { ok: boolean } } }).checks.redis.ok).toBe(false);
+
+    // A fresh Redis has lost the rate-limit script and keys; the service must cope on its own.
+    redisServer = startRedis(redisPort);
+    await waitFor("API recovery", async () => (await call(app, "/api/v1/account", { key: account.apiKey })).status === 200);
+    expect((await call(app, "/readyz")).status).toBe(200);
+    redis.disconnect();
+  });
+
+  test("readiness names a stopped Meilisearch and PostgreSQL", async () => {
+    const closed = freePort();
+    const deps: Deps = {
+      ...base,
+      meili: createMeili(`http://127.0.0.1:${closed}`, "key"),
+      sql: createSql(`postgres://postgres@127.0.0.1:${closed}/nothing`, { max: 1 }),
+    };
+    const response = await call(createApp(deps), "/readyz");
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("5");
+    const body = (await response.json()) as { ready: boolean; checks: Record<string, { ok: boolean; error?: string }> };
+    expect(body.ready).toBe(false);
+    expect(body.checks.meilisearch?.ok).toBe(false);
+    expect(body.checks.postgres?.ok).toBe(false);
+    expect(body.checks.redis?.ok).toBe(true);
+    expect(JSON.stringify(body)).not.toContain(String(closed));
+    await deps.sql.end({ timeout: 1 });
+  });
+
+  test("PostgreSQL down on a key-cache miss → 503, not 500", async () => {
+    const closed = freePort();
+    const deps: Deps = { ...base, sql: createSql(`postgres://postgres@127.0.0.1:${closed}/nothing`, { max: 1 }) };
+    const account = await createTestAccount(base, "pro");
+    const response = await call(createApp(deps), "/api/v1/account", { key: account.apiKey });
+    expect(response.status).toBe(503);
+    expect((await errorOf(response)).code).toBe("UNAVAILABLE");
+    await deps.sql.end({ timeout: 1 });
+  });
+});
