@@ -1,3 +1,4 @@
+import { applyIndexSettings } from "../search-index/settings";
 import { closeDeps, createDeps } from "../shared/deps";
 import { loadEnv } from "../shared/env";
 import { redisReady } from "../shared/redis";
@@ -6,6 +7,8 @@ import { startWorkers } from "./runner";
 const env = loadEnv();
 const deps = createDeps(env);
 await redisReady(deps.redis, 30_000);
+// Workers own indexing, so they make sure the index settings are current (idempotent) before starting.
+await applyIndexSettings(deps.meili, env.MEILI_INDEX_PREFIX);
 const workers = await startWorkers(deps);
 
 let stopping = false;

@@ -29,7 +29,7 @@ export async function createAccount(
   input: { plan: PlanId; email?: string | null },
 ): Promise<{ accountId: string; plan: PlanId } & IssuedKey> {
   const email = input.email?.trim().toLowerCase() || null;
-  return deps.sql.begin(async (tx) => {
+  const created = deps.sql.begin(async (tx) => {
     if (email && (await repo.findAccountByEmail(tx, email))) {
       throw new AppError("CONFLICT", `An account with email ${email} already exists.`);
     }
@@ -37,6 +37,11 @@ export async function createAccount(
     const key = await issueKey(tx, account.id);
     return { accountId: account.id, plan: account.plan, ...key };
   }) as Promise<{ accountId: string; plan: PlanId } & IssuedKey>;
+  return created.catch((error: { code?: string }) => {
+    // 23505: a concurrent create with the same email won the unique index.
+    if (error.code === "23505") throw new AppError("CONFLICT", `An account with email ${email} already exists.`);
+    throw error;
+  });
 }
 
 /** Issues a new key for an account. The full key is returned once and never stored. */

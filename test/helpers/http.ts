@@ -1,4 +1,4 @@
-import { createApp } from "../../api/app";
+import type { createApp } from "../../api/app";
 import type { Deps } from "../../shared/deps";
 import type { PlanId } from "../../shared/plans";
 import { createAccount } from "../../shared/services/accounts";

@@ -1,16 +1,16 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { prepareInfrastructure } from "../../scripts/lib/boot";
+import { freePort, type Managed, stopAll } from "../../scripts/lib/processes";
+import { createMeili } from "../../search-index/client";
+import { dropIndexes } from "../../search-index/settings";
 import { dropDatabase } from "../../shared/db/sql";
 import { closeDeps, createDeps, type Deps } from "../../shared/deps";
 import { type Env, LOCAL_DATABASE_URL, parseEnv, redisUrl } from "../../shared/env";
 import { createLogger, type Logger } from "../../shared/log";
 import type { PlanTable } from "../../shared/plans";
 import { createRedis, redisReady } from "../../shared/redis";
-import { createMeili } from "../../search-index/client";
-import { dropIndexes } from "../../search-index/settings";
-import { prepareInfrastructure } from "../../scripts/lib/boot";
-import { freePort, type Managed, stopAll } from "../../scripts/lib/processes";
 
 /**
  * One isolated world per `bun test` run: its own PostgreSQL database, Redis key prefix and

@@ -27,7 +27,10 @@ function bodyApp() {
     .use(errorHandler(testLog))
     .use(requestContext(testLog))
     .post("/echo", ({ body }) => body, {
-      body: t.Object({ title: t.String({ minLength: 1, maxLength: 5 }), n: t.Optional(t.Integer()) }, { additionalProperties: false }),
+      body: t.Object(
+        { title: t.String({ minLength: 1, maxLength: 5 }), n: t.Optional(t.Integer()) },
+        { additionalProperties: false },
+      ),
     })
     .get("/boom", () => {
       throw new Error("secret internals: password=hunter2");
@@ -146,7 +149,10 @@ describe("CORS", () => {
   });
 
   test("simple responses carry the origin and exposed headers; no Vary: *", async () => {
-    const response = await call(app, "/api/v1/account", { key: account.apiKey, headers: { origin: "https://x.example" } });
+    const response = await call(app, "/api/v1/account", {
+      key: account.apiKey,
+      headers: { origin: "https://x.example" },
+    });
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(response.headers.get("access-control-expose-headers")).toContain("RateLimit-Remaining");
     expect(response.headers.get("vary")).toBeNull();
@@ -174,7 +180,9 @@ describe("operability", () => {
   test("OpenAPI document lists the routes, generated from the validating schemas", async () => {
     const response = await call(app, "/openapi.json");
     expect(response.status).toBe(200);
-    const doc = (await response.json()) as { paths: Record<string, Record<string, { parameters?: { name: string }[] }>> };
+    const doc = (await response.json()) as {
+      paths: Record<string, Record<string, { parameters?: { name: string }[] }>>;
+    };
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining(["/healthz", "/readyz", "/api/v1/account", "/api/v1/health/symptoms", "/api/mcp"]),
     );

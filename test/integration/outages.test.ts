@@ -1,20 +1,23 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
 import { createApp } from "../../api/app";
+import { freePort, stopProcess, tcpOpen, waitFor } from "../../scripts/lib/processes";
+import { createMeili } from "../../search-index/client";
 import { createSql } from "../../shared/db/sql";
 import type { Deps } from "../../shared/deps";
 import { createRedis, redisReady } from "../../shared/redis";
-import { createMeili } from "../../search-index/client";
-import { freePort, stopProcess, tcpOpen, waitFor } from "../../scripts/lib/processes";
 import { call, createTestAccount, errorOf } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
 
 /** A private Redis the test may stop and start; the shared one is never touched. */
 function startRedis(port: number): Subprocess {
-  return Bun.spawn(["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdout: "ignore",
-    stderr: "ignore",
-  });
+  return Bun.spawn(
+    ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    {
+      stdout: "ignore",
+      stderr: "ignore",
+    },
+  );
 }
 
 let base: Deps;
@@ -53,7 +56,10 @@ describe("dependency outages", () => {
 
     // A fresh Redis has lost the rate-limit script and keys; the service must cope on its own.
     redisServer = startRedis(redisPort);
-    await waitFor("API recovery", async () => (await call(app, "/api/v1/account", { key: account.apiKey })).status === 200);
+    await waitFor(
+      "API recovery",
+      async () => (await call(app, "/api/v1/account", { key: account.apiKey })).status === 200,
+    );
     expect((await call(app, "/readyz")).status).toBe(200);
     redis.disconnect();
   });

@@ -88,7 +88,10 @@ describe("hourly rate limit", () => {
   test("GET /api/v1/account reports plan limits and the remaining quota", async () => {
     const app = createApp(deps);
     const account = await createTestAccount(deps, "go");
-    const body = (await (await call(app, "/api/v1/account", { key: account.apiKey })).json()) as Record<string, unknown>;
+    const body = (await (await call(app, "/api/v1/account", { key: account.apiKey })).json()) as Record<
+      string,
+      unknown
+    >;
     expect(body).toEqual({
       accountId: account.accountId,
       plan: "go",
