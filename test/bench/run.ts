@@ -99,31 +99,34 @@ function wrk(port: number, benchKeys: string[], seconds: string): Result {
 
 const servers = { bare: await serve("bare"), full: await serve("full") };
 const rows: string[] = [];
-for (const [scenario, benchKeys] of [
-  ["(a) 1 key", keys.slice(0, 1)],
-  ["(b) 10 keys", keys],
-] as const) {
-  // Warm both (JIT, key caches), then measure them back to back.
-  for (const server of Object.values(servers)) wrk(server.port, benchKeys, "2");
-  const bare = wrk(servers.bare.port, benchKeys, DURATION);
-  const full = wrk(servers.full.port, benchKeys, DURATION);
-  if (full.errors > 0) throw new Error(`${full.errors} non-2xx responses from the full app`);
-  const fmt = (r: Result) =>
-    `${Math.round(r.rps).toLocaleString("en-US")} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`;
-  rows.push(
-    `| ${scenario} | ${fmt(bare)} | ${fmt(full)} | ${(full.rps / bare.rps).toFixed(2)} | ${(full.p99 / bare.p99).toFixed(2)} |`,
-  );
+// Whatever happens, stop the targets and everything prepareInfrastructure started.
+try {
+  for (const [scenario, benchKeys] of [
+    ["(a) 1 key", keys.slice(0, 1)],
+    ["(b) 10 keys", keys],
+  ] as const) {
+    // Warm both (JIT, key caches), then measure them back to back.
+    for (const server of Object.values(servers)) wrk(server.port, benchKeys, "2");
+    const bare = wrk(servers.bare.port, benchKeys, DURATION);
+    const full = wrk(servers.full.port, benchKeys, DURATION);
+    if (full.errors > 0) throw new Error(`${full.errors} non-2xx responses from the full app`);
+    const fmt = (r: Result) =>
+      `${Math.round(r.rps).toLocaleString("en-US")} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`;
+    rows.push(
+      `| ${scenario} | ${fmt(bare)} | ${fmt(full)} | ${(full.rps / bare.rps).toFixed(2)} | ${(full.p99 / bare.p99).toFixed(2)} |`,
+    );
+  }
+
+  console.log(`\nGET /api/v1/account, wrk -t2 -c${CONNECTIONS} -d${DURATION}s, ${new Date().toISOString()}\n`);
+  console.log("| scenario | bare Elysia | full chain (auth + rate limit + logs) | throughput ratio | p99 ratio |");
+  console.log("|---|---|---|---|---|");
+  for (const row of rows) console.log(row);
+} finally {
+  await Promise.all(Object.values(servers).map((server) => stopProcess(server.child)));
+  for (const key of await deps.redis.keys(`${env.REDIS_PREFIX}:*`)) await deps.redis.del(key);
+  await deps.sql.end({ timeout: 5 });
+  deps.redis.disconnect();
+  await dropDatabase(env.DATABASE_URL as string);
+  await stopAll(infra.managed);
+  await rm(dataDir, { recursive: true, force: true });
 }
-
-console.log(`\nGET /api/v1/account, wrk -t2 -c${CONNECTIONS} -d${DURATION}s, ${new Date().toISOString()}\n`);
-console.log("| scenario | bare Elysia | full chain (auth + rate limit + logs) | throughput ratio | p99 ratio |");
-console.log("|---|---|---|---|---|");
-for (const row of rows) console.log(row);
-
-await Promise.all(Object.values(servers).map((server) => stopProcess(server.child)));
-for (const key of await deps.redis.keys(`${env.REDIS_PREFIX}:*`)) await deps.redis.del(key);
-await deps.sql.end({ timeout: 5 });
-deps.redis.disconnect();
-await dropDatabase(env.DATABASE_URL as string);
-await stopAll(infra.managed);
-await rm(dataDir, { recursive: true, force: true });
