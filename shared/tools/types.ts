@@ -1,4 +1,4 @@
-import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import type { Static, TObject } from "@sinclair/typebox";
 import type { Deps } from "../deps";
 import type { Feature } from "../services/access";
 import type { Principal } from "../services/authenticate";
@@ -35,4 +35,3 @@ export function defineTool<I extends TObject, O extends TObject>(tool: ToolDefin
 }
 
 export type AnyTool = ToolDefinition<TObject, TObject>;
-export type { TSchema };
