@@ -3,8 +3,8 @@ import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import type { Deps } from "../shared/deps";
 import { ERROR_KINDS } from "../shared/errors";
+import { registerFormats } from "../shared/formats";
 import { createAuthenticator } from "../shared/services/authenticate";
-import "../shared/formats";
 import { mcpRoutes } from "./mcp/route";
 import { accessGuard } from "./plugins/access";
 import { errorHandler } from "./plugins/errors";
@@ -47,11 +47,14 @@ const DOCS = openapi({
 
 /** The whole HTTP API as one Elysia app. Tests drive it in-process with `app.handle(request)`. */
 export function createApp(deps: Deps) {
+  // After @elysiajs/openapi has loaded and registered its own (slow) format validators.
+  registerFormats();
   const authorize = createAuthenticator({
     sql: deps.sql,
     redis: deps.redis,
     redisPrefix: deps.env.REDIS_PREFIX,
     plans: deps.plans,
+    authEvents: deps.authEvents,
   });
   return new Elysia({ normalize: false })
     .use(errorHandler(deps.log))

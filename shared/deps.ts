@@ -1,5 +1,6 @@
 import { createMeili, type Meilisearch } from "../search-index/client";
 import { meiliConnection } from "../search-index/config";
+import { type AuthEvents, createAuthEvents } from "./authEvents";
 import { createSql, type Sql } from "./db/sql";
 import { databaseUrl, type Env, redisUrl } from "./env";
 import { createLogger, type Logger } from "./log";
@@ -20,6 +21,8 @@ export interface Deps {
   log: Logger;
   plans: PlanTable;
   queues: Queues;
+  /** Key revocations and plan changes, announced by other processes. */
+  authEvents: AuthEvents;
 }
 
 export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "log">> = {}): Deps {
@@ -34,11 +37,13 @@ export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "lo
     plans: overrides.plans ?? PLANS,
     // BullMQ producers share the fail-fast connection: an enqueue during an outage errors (→ 503) instead of hanging.
     queues: createQueues(redis, env.REDIS_PREFIX),
+    authEvents: createAuthEvents(redisUrl(env), env.REDIS_PREFIX, redis),
   };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {
   await closeQueues(deps.queues).catch(() => {});
+  await deps.authEvents.close();
   await deps.sql.end({ timeout: 5 });
   deps.redis.disconnect();
 }

@@ -1,8 +1,10 @@
 import { FormatRegistry } from "@sinclair/typebox";
 
 /**
- * TypeBox string formats used by our schemas. Elysia registers its own when it loads, but a
- * worker validating with TypeBox alone would throw "Unknown format", so both sides import this.
+ * TypeBox string formats used by our schemas, as plain regular expressions. A worker validating
+ * with TypeBox alone would otherwise throw "Unknown format". It also matters for speed:
+ * @elysiajs/openapi registers `uuid`, `email` and others with validators that build a schema on
+ * every call, which cost more than half of the API's CPU per request until these replaced them.
  */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
@@ -14,6 +16,9 @@ const formats: Record<string, (value: string) => boolean> = {
   "date-time": (value) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)),
 };
 
-for (const [name, check] of Object.entries(formats)) {
-  if (!FormatRegistry.Has(name)) FormatRegistry.Set(name, check);
+/** (Re)registers our formats, replacing any a library registered under the same names. */
+export function registerFormats(): void {
+  for (const [name, check] of Object.entries(formats)) FormatRegistry.Set(name, check);
 }
+
+registerFormats();

@@ -15,22 +15,28 @@ export interface Logger {
 }
 
 /**
- * Lines written in one event-loop turn go to stdout in one write: one syscall per line cost ~15%
- * of the API's throughput in the benchmark. A crash can lose at most the current turn's lines.
+ * Lines are collected in memory and written to stdout every 20 ms (or at 64 KB) rather than
+ * per line: per-line writes cost about a quarter of the API's throughput on cheap routes.
+ * A crash can lose at most the last 20 ms of lines; a normal exit flushes them.
  */
+const FLUSH_MS = 20;
+const FLUSH_CHARS = 65_536;
+
 function bufferedStdout(): (line: string) => void {
   let pending = "";
+  let timer: Timer | undefined;
   const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
     const chunk = pending;
     pending = "";
-    process.stdout.write(chunk);
+    if (chunk) process.stdout.write(chunk);
   };
-  process.on("exit", () => {
-    if (pending) process.stdout.write(pending);
-  });
+  process.on("exit", flush);
   return (line) => {
-    if (!pending) setImmediate(flush);
     pending += line;
+    if (pending.length >= FLUSH_CHARS) flush();
+    else timer ??= setTimeout(flush, FLUSH_MS);
   };
 }
 
@@ -47,11 +53,15 @@ export function createLogger(
   base: Fields = {},
   write: (line: string) => void = sharedStdout(),
 ): Logger {
+  // The base fields are serialized once; each line only serializes its own fields.
+  const baseJson = Object.keys(base).length > 0 ? `,${JSON.stringify(base).slice(1, -1)}` : "";
   const emit = (lvl: Level, msg: string, fields?: Fields) => {
     if (RANK[lvl] < RANK[level]) return;
-    write(
-      `${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields }, errorReplacer)}\n`,
-    );
+    const head = `{"time":"${new Date().toISOString()}","level":"${lvl}","msg":${JSON.stringify(msg)}${baseJson}`;
+    if (!fields) return write(`${head}}\n`);
+    // A replacer slows every stringify down; only lines that carry an error pay for it.
+    const body = "error" in fields ? JSON.stringify(fields, errorReplacer) : JSON.stringify(fields);
+    write(body.length > 2 ? `${head},${body.slice(1)}\n` : `${head}}\n`);
   };
   return {
     debug: (msg, fields) => emit("debug", msg, fields),

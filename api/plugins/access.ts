@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { AppError } from "../../shared/errors";
 import type { PlanTable } from "../../shared/plans";
 import { type Feature, requireFeature } from "../../shared/services/access";
-import { type Authorize, rateLimitHeaders } from "../../shared/services/authenticate";
+import { type Authorize, setRateLimitHeaders } from "../../shared/services/authenticate";
 import { stateOf } from "../requestState";
 
 /**
@@ -65,7 +65,7 @@ export function accessGuard(authorize: Authorize, plans: PlanTable) {
     const { principal, rate } = await authorize(credentialFrom(request.headers), state.requestId);
     state.principal = principal;
     state.rate = rate;
-    Object.assign(set.headers, rateLimitHeaders(rate));
+    setRateLimitHeaders(set.headers, rate);
     if (policy.feature) requireFeature(plans, principal, policy.feature);
   });
 }

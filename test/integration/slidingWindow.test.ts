@@ -11,7 +11,7 @@ beforeAll(async () => {
 /** The real script on real Redis, with a 1.5-second window instead of an hour. */
 describe("sliding-window log", () => {
   test("at most N in any window; slots return as old requests leave it; Retry-After points there", async () => {
-    const consume = createRateLimiter(deps.redis, 1500);
+    const consume = createRateLimiter(deps.redis, { windowMs: 1500 });
     const id = crypto.randomUUID();
     const base = {
       rateKey: `${deps.env.REDIS_PREFIX}:rl:sw-${id}`,
@@ -37,7 +37,7 @@ describe("sliding-window log", () => {
   });
 
   test("a changed auth version is reported as stale and nothing is counted", async () => {
-    const consume = createRateLimiter(deps.redis, 60_000);
+    const consume = createRateLimiter(deps.redis, { windowMs: 60_000 });
     const id = crypto.randomUUID();
     const call = {
       rateKey: `${deps.env.REDIS_PREFIX}:rl:st-${id}`,
