@@ -5,7 +5,8 @@ import { AppError } from "../errors";
 import { hashApiKey, isWellFormedKey, sameHash } from "../keys";
 import type { PlanId, PlanTable } from "../plans";
 import { type Redis, redisKeys } from "../redis";
-import { createRateLimiter, LEASE_MS, type RateDecision } from "./rateLimit";
+import { createRateLimiter, type RateDecision } from "./rateLimit";
+import { createSlotLeases, type KeySlots, newKeySlots } from "./slotLeases";
 import { unavailable } from "./unavailable";
 
 /** Who is calling: resolved from an API key, carried into every service verb. */
@@ -23,47 +24,32 @@ export interface AuthDeps {
   authEvents?: AuthEvents;
 }
 
-/** Rate-limit slots this process took from Redis for one key and may spend until `usableUntil`. */
-interface Lease {
-  members: string[];
-  rateKey: string;
-  usableUntil: number;
-  serverRemaining: number;
-  resetAt: number;
-}
-
 interface CacheEntry {
   /** Hex SHA-256 of the key: how Redis and PostgreSQL know it. */
   hex: string;
   principal: Principal | null;
   version: string;
   expiresAt: number;
-  lease?: Lease;
-  /** Slots to ask for next time: doubles while the key is busy, falls back when it idles. */
-  want: number;
-  lastAskedAt: number;
-  /** The Redis round trip in flight for this key: concurrent requests wait for it, then share its lease. */
-  inFlight?: Promise<unknown>;
+  slots: KeySlots;
 }
 
 /** Upper bound on how long a process trusts its cached copy of a key without hearing from Redis. */
 const CACHE_TTL_MS = 60_000;
 const CACHE_MAX = 50_000;
-const MAX_LEASE = 64;
 const UNAUTHORIZED = "Provide a valid API key as `Authorization: Bearer <key>` or `x-api-key: <key>`.";
 
 /**
  * Authenticates an API key and takes one request from its account's hourly budget.
  *
  * Keys are cached in-process, so the hot path has no hashing and no PostgreSQL query, and a busy key spends
- * leased rate-limit slots without a Redis round trip (see rateLimit.ts). Revocation and plan changes
+ * leased rate-limit slots without a Redis round trip (see slotLeases.ts). Revocation and plan changes
  * are announced to every process, which drops the key and its lease before the change returns; as a
  * backstop, each Redis round trip compares the key's auth version. Unknown keys are cached too (they
  * cannot become valid: keys are random), so a client spraying bad keys cannot load PostgreSQL.
  */
 export function createAuthenticator(deps: AuthDeps) {
   const keys = redisKeys(deps.redisPrefix);
-  const consume = createRateLimiter(deps.redis);
+  const leases = createSlotLeases(createRateLimiter(deps.redis), deps.redis);
   // Keyed by the key itself, so a cached request costs no hashing; `byHash` finds entries to
   // forget when a change is announced by hash.
   const cache = new Map<string, CacheEntry>();
@@ -77,18 +63,9 @@ export function createAuthenticator(deps: AuthDeps) {
   function forget(apiKey: string) {
     const entry = cache.get(apiKey);
     if (!entry) return;
-    releaseLease(entry);
+    leases.releaseAll(entry.slots);
     cache.delete(apiKey);
     byHash.delete(entry.hex);
-  }
-
-  /** Hands unused leased slots back, so other processes (or later requests) can use them. */
-  function releaseLease(entry: CacheEntry) {
-    const lease = entry.lease;
-    entry.lease = undefined;
-    if (!lease || lease.members.length === 0) return;
-    entry.want = Math.max(1, entry.want >> 1);
-    void deps.redis.zrem(lease.rateKey, ...lease.members).catch(() => {});
   }
 
   async function load(apiKey: string): Promise<CacheEntry> {
@@ -107,86 +84,12 @@ export function createAuthenticator(deps: AuthDeps) {
       principal,
       version,
       expiresAt: Date.now() + CACHE_TTL_MS,
-      want: 1,
-      lastAskedAt: 0,
+      slots: newKeySlots(),
     };
     if (cache.size >= CACHE_MAX) forget(cache.keys().next().value as string);
     cache.set(apiKey, entry);
     byHash.set(hex, apiKey);
     return entry;
-  }
-
-  function fromLease(entry: CacheEntry, limit: number, now: number): RateDecision | undefined {
-    const lease = entry.lease;
-    if (!lease) return undefined;
-    if (now >= lease.usableUntil || lease.members.length === 0) {
-      releaseLease(entry);
-      return undefined;
-    }
-    lease.members.pop();
-    const remaining = lease.serverRemaining + lease.members.length;
-    return {
-      outcome: "allowed",
-      limit,
-      granted: 1,
-      remaining,
-      resetMs: Math.max(0, lease.resetAt - now),
-      authVersion: entry.version,
-    };
-  }
-
-  async function take(entry: CacheEntry, principal: Principal, requestId: string): Promise<RateDecision> {
-    const limit = deps.plans[principal.plan].requestsPerHour;
-    // One round trip per key at a time; without this, every request that finds the lease empty
-    // would fetch its own, and the spare slots of all but the last would be stranded.
-    while (entry.inFlight) {
-      await entry.inFlight.catch(() => {});
-      const leased = fromLease(entry, limit, Date.now());
-      if (leased) return leased;
-    }
-    const leased = fromLease(entry, limit, Date.now());
-    if (leased) return leased;
-    const call = ask(entry, principal, requestId, limit);
-    entry.inFlight = call;
-    try {
-      return await call;
-    } finally {
-      entry.inFlight = undefined;
-    }
-  }
-
-  async function ask(entry: CacheEntry, principal: Principal, requestId: string, limit: number) {
-    const now = Date.now();
-    // A key asking again within a lease lifetime is busy: lease more next time.
-    entry.want = now - entry.lastAskedAt < LEASE_MS ? Math.min(MAX_LEASE, entry.want * 2) : 1;
-    entry.lastAskedAt = now;
-    const rateKey = keys.rateLimit(principal.accountId);
-    const rate = await consume({
-      rateKey,
-      authVersionKey: keys.authVersion(entry.hex),
-      usageKey: keys.keyUsage,
-      limit,
-      requestId,
-      keyId: principal.keyId,
-      expectedVersion: entry.version,
-      want: entry.want,
-    }).catch(unavailable("Redis"));
-    if (rate.granted > 1) {
-      // Member 1 is this request; the rest are spent by the next ones. `now` is earlier than Redis's
-      // clock when it logged the slots, so the lease ends no later than their logged time.
-      const members = Array.from({ length: rate.granted - 1 }, (_, i) => `${requestId}:${i + 2}`);
-      const lease: Lease = {
-        members,
-        rateKey,
-        usableUntil: now + LEASE_MS,
-        serverRemaining: rate.remaining,
-        resetAt: now + rate.resetMs,
-      };
-      entry.lease = lease;
-      setTimeout(() => entry.lease === lease && releaseLease(entry), LEASE_MS).unref();
-      return { ...rate, remaining: rate.remaining + members.length };
-    }
-    return rate;
   }
 
   return async function authorize(
@@ -202,7 +105,17 @@ export function createAuthenticator(deps: AuthDeps) {
       }
       const principal = entry.principal;
       if (!principal) throw new AppError("UNAUTHORIZED", UNAUTHORIZED);
-      const rate = await take(entry, principal, requestId);
+      const rate = await leases
+        .take(entry.slots, {
+          rateKey: keys.rateLimit(principal.accountId),
+          authVersionKey: keys.authVersion(entry.hex),
+          usageKey: keys.keyUsage,
+          limit: deps.plans[principal.plan].requestsPerHour,
+          requestId,
+          keyId: principal.keyId,
+          expectedVersion: entry.version,
+        })
+        .catch(unavailable("Redis"));
       if (rate.outcome === "stale") {
         forget(apiKey);
         entry = undefined;

@@ -37,6 +37,9 @@ local want, threshold = tonumber(ARGV[7]), tonumber(ARGV[8])
 if want > 1 and free > threshold then
   grant = math.min(want, free - threshold)
   score = now + leaseMs
+elseif ARGV[9] == 'prefetch' then
+  -- A prefetch serves no request now: near the limit it takes nothing.
+  return {-2, free, 0, version}
 end
 local entries = {}
 for i = 1, grant do
@@ -56,8 +59,11 @@ export const LEASE_MS = 1000;
 export const LEASE_THRESHOLD = 64;
 
 export interface RateDecision {
-  /** `stale` means the caller's cached auth version is out of date: re-read the key, nothing was counted. */
-  outcome: "allowed" | "denied" | "stale";
+  /**
+   * `stale`: the caller's cached auth version is out of date; re-read the key, nothing was counted.
+   * `skipped`: a prefetch found too few free slots to lease; nothing was counted.
+   */
+  outcome: "allowed" | "denied" | "stale" | "skipped";
   limit: number;
   /** Slots taken (1, or more for a lease); 0 unless allowed. */
   granted: number;
@@ -79,6 +85,8 @@ export interface RateLimitCall {
   expectedVersion: string;
   /** How many slots the caller would like to lease (1 = just this request). */
   want?: number;
+  /** A background refill for requests still to come: lease or take nothing. */
+  prefetch?: boolean;
 }
 
 type Reply = [number, number, number, string];
@@ -111,7 +119,7 @@ export function createRateLimiter(redis: Redis, options: { windowMs?: number; le
 
   return async function consume(call: RateLimitCall): Promise<RateDecision> {
     const [code, remaining, resetMs, authVersion] = await run(call);
-    const outcome = code >= 1 ? "allowed" : code === 0 ? "denied" : "stale";
+    const outcome = code >= 1 ? "allowed" : code === 0 ? "denied" : code === -1 ? "stale" : "skipped";
     return {
       outcome,
       limit: call.limit,

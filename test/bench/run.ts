@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { prepareInfrastructure } from "../../scripts/lib/boot";
 import { freePort, stopAll, stopProcess, tcpOpen, waitFor } from "../../scripts/lib/processes";
 import { dropDatabase } from "../../shared/db/sql";
-import { createDeps } from "../../shared/deps";
+import { closeDeps, createDeps } from "../../shared/deps";
 import { LOCAL_DATABASE_URL, parseEnv } from "../../shared/env";
 import { createLogger } from "../../shared/log";
 import { redisReady } from "../../shared/redis";
@@ -124,8 +124,7 @@ try {
 } finally {
   await Promise.all(Object.values(servers).map((server) => stopProcess(server.child)));
   for (const key of await deps.redis.keys(`${env.REDIS_PREFIX}:*`)) await deps.redis.del(key);
-  await deps.sql.end({ timeout: 5 });
-  deps.redis.disconnect();
+  await closeDeps(deps);
   await dropDatabase(env.DATABASE_URL as string);
   await stopAll(infra.managed);
   await rm(dataDir, { recursive: true, force: true });

@@ -1,0 +1,141 @@
+import type { Redis } from "../redis";
+import { LEASE_MS, type RateDecision, type RateLimitCall, type RateLimiter } from "./rateLimit";
+
+/**
+ * Rate-limit slots an API process holds for one key, so most requests of a busy key need no Redis
+ * round trip (see rateLimit.ts for why this stays exact). A lease is used until it runs out or
+ * its lifetime ends; when a quarter is left, the next one is fetched in the background, so requests
+ * rarely wait. Unused slots are handed back to Redis.
+ */
+interface Lease {
+  members: string[];
+  rateKey: string;
+  /** Local time the lease must be used by: never later than the time Redis logged its slots at. */
+  usableUntil: number;
+  serverRemaining: number;
+  resetAt: number;
+}
+
+export interface KeySlots {
+  current?: Lease;
+  next?: Lease;
+  /** Slots to ask for: doubles while the key is busy, falls back when it idles. */
+  want: number;
+  lastAskedAt: number;
+  /** The Redis round trip in flight for this key; requests that find no slot wait for it. */
+  inFlight?: Promise<unknown>;
+  /** A background fetch found the key's auth version changed: the key must be re-read. */
+  stale?: string;
+}
+
+const MAX_LEASE = 64;
+
+export function newKeySlots(): KeySlots {
+  return { want: 1, lastAskedAt: 0 };
+}
+
+export function createSlotLeases(consume: RateLimiter, redis: Redis) {
+  function release(slots: KeySlots, lease: Lease | undefined): void {
+    if (!lease) return;
+    if (slots.current === lease) slots.current = undefined;
+    if (slots.next === lease) slots.next = undefined;
+    if (lease.members.length === 0) return;
+    slots.want = Math.max(1, slots.want >> 1);
+    const members = lease.members.splice(0);
+    void redis.zrem(lease.rateKey, ...members).catch(() => {});
+  }
+
+  function hold(slots: KeySlots, lease: Lease, as: "current" | "next"): void {
+    slots[as] = lease;
+    setTimeout(() => release(slots, lease), Math.max(0, lease.usableUntil - Date.now())).unref();
+  }
+
+  function lease(rate: RateDecision, rateKey: string, requestId: string, first: number, askedAt: number): Lease {
+    const members = Array.from({ length: rate.granted - first + 1 }, (_, i) => `${requestId}:${first + i}`);
+    // `askedAt` precedes Redis's clock when it logged the slots at (its now + LEASE_MS).
+    return {
+      members,
+      rateKey,
+      usableUntil: askedAt + LEASE_MS,
+      serverRemaining: rate.remaining,
+      resetAt: askedAt + rate.resetMs,
+    };
+  }
+
+  function busier(slots: KeySlots, now: number): number {
+    slots.want = now - slots.lastAskedAt < LEASE_MS ? Math.min(MAX_LEASE, slots.want * 2) : 1;
+    slots.lastAskedAt = now;
+    return slots.want;
+  }
+
+  function prefetch(slots: KeySlots, call: RateLimitCall): void {
+    const askedAt = Date.now();
+    const requestId = `pf-${crypto.randomUUID()}`;
+    const fetching = consume({ ...call, requestId, want: Math.max(2, busier(slots, askedAt)), prefetch: true })
+      .then((rate) => {
+        if (rate.outcome === "allowed") hold(slots, lease(rate, call.rateKey, requestId, 1, askedAt), "next");
+        if (rate.outcome === "stale") slots.stale = rate.authVersion;
+      })
+      .catch(() => {})
+      .finally(() => {
+        if (slots.inFlight === fetching) slots.inFlight = undefined;
+      });
+    slots.inFlight = fetching;
+  }
+
+  function fromLease(slots: KeySlots, call: RateLimitCall, now: number): RateDecision | undefined {
+    let current = slots.current;
+    if (current && (now >= current.usableUntil || current.members.length === 0)) release(slots, current);
+    if (!slots.current && slots.next) {
+      slots.current = slots.next;
+      slots.next = undefined;
+    }
+    current = slots.current;
+    if (!current || now >= current.usableUntil) return undefined;
+    current.members.pop();
+    if (!slots.inFlight && !slots.next && current.members.length <= slots.want >> 2) prefetch(slots, call);
+    return {
+      outcome: "allowed",
+      limit: call.limit,
+      granted: 1,
+      remaining: current.serverRemaining + current.members.length,
+      resetMs: Math.max(0, current.resetAt - now),
+      authVersion: call.expectedVersion,
+    };
+  }
+
+  function staleDecision(call: RateLimitCall, version: string): RateDecision {
+    return { outcome: "stale", limit: call.limit, granted: 0, remaining: 0, resetMs: 0, authVersion: version };
+  }
+
+  /** Takes one slot for this request: from a lease when possible, else from Redis (leasing more). */
+  async function take(slots: KeySlots, call: RateLimitCall): Promise<RateDecision> {
+    for (;;) {
+      if (slots.stale) return staleDecision(call, slots.stale);
+      const leased = fromLease(slots, call, Date.now());
+      if (leased) return leased;
+      if (!slots.inFlight) break;
+      await slots.inFlight.catch(() => {});
+    }
+    const askedAt = Date.now();
+    const asking = consume({ ...call, want: busier(slots, askedAt) });
+    slots.inFlight = asking;
+    try {
+      const rate = await asking;
+      if (rate.outcome !== "allowed" || rate.granted <= 1) return rate;
+      // Slot 1 is this request; the lease holds the rest.
+      const held = lease(rate, call.rateKey, call.requestId, 2, askedAt);
+      hold(slots, held, "current");
+      return { ...rate, remaining: rate.remaining + held.members.length };
+    } finally {
+      if (slots.inFlight === asking) slots.inFlight = undefined;
+    }
+  }
+
+  function releaseAll(slots: KeySlots): void {
+    release(slots, slots.current);
+    release(slots, slots.next);
+  }
+
+  return { take, releaseAll };
+}
