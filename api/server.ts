@@ -1,6 +1,7 @@
-import { closeDeps, createDeps } from "../shared/deps";
+import { createDeps } from "../shared/deps";
 import { loadEnv, publicUrl } from "../shared/env";
 import { redisReady } from "../shared/redis";
+import { exitGracefully } from "../shared/shutdown";
 import { createApp } from "./app";
 
 /** Largest request body the API reads; larger bodies are refused before they are buffered. */
@@ -12,15 +13,4 @@ await redisReady(deps.redis, 30_000);
 const app = createApp(deps).listen({ hostname: env.HOST, port: env.PORT, maxRequestBodySize: MAX_BODY_BYTES });
 deps.log.info("api listening", { url: publicUrl({ ...env, PORT: app.server?.port ?? env.PORT }), pid: process.pid });
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  deps.log.info("api stopping", { signal });
-  // Stop accepting, let in-flight requests finish, then close clients.
-  await app.stop();
-  await closeDeps(deps);
-  process.exit(0);
-}
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
+exitGracefully("api", deps, () => app.stop());

@@ -1,7 +1,8 @@
 import { applyIndexSettings } from "../search-index/settings";
-import { closeDeps, createDeps } from "../shared/deps";
+import { createDeps } from "../shared/deps";
 import { loadEnv } from "../shared/env";
 import { redisReady } from "../shared/redis";
+import { exitGracefully } from "../shared/shutdown";
 import { startWorkers } from "./runner";
 
 const env = loadEnv();
@@ -11,14 +12,4 @@ await redisReady(deps.redis, 30_000);
 await applyIndexSettings(deps.meili, env.MEILI_INDEX_PREFIX);
 const workers = await startWorkers(deps);
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  deps.log.info("workers stopping", { signal });
-  await workers.close();
-  await closeDeps(deps);
-  process.exit(0);
-}
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
+exitGracefully("workers", deps, () => workers.close());
