@@ -49,7 +49,7 @@ const DOCS = openapi({
 export function createApp(deps: Deps) {
   // After @elysiajs/openapi has loaded and registered its own (slow) format validators.
   registerFormats();
-  const authorize = createAuthenticator({
+  const authenticator = createAuthenticator({
     sql: deps.sql,
     redis: deps.redis,
     redisPrefix: deps.env.REDIS_PREFIX,
@@ -60,7 +60,7 @@ export function createApp(deps: Deps) {
     .use(errorHandler(deps.log))
     .use(requestContext(deps.log))
     .use(CORS)
-    .use(accessGuard(authorize, deps.plans))
+    .use(accessGuard(authenticator, deps.plans))
     .use(DOCS)
     .use(systemRoutes(deps))
     .use(accountRoutes(deps.plans))

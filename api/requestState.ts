@@ -48,6 +48,7 @@ export function initState(request: Request): RequestState {
 /** The authenticated caller and its rate decision; only routes behind an access policy may ask. */
 export function callerOf(request: Request): { principal: Principal; rate: RateDecision } {
   const state = stateOf(request);
-  if (!state.principal || !state.rate) throw new AppError("INTERNAL", "Route reached without an authenticated caller.");
+  // A route reached without a caller means a path the access policy did not cover: refuse it.
+  if (!state.principal || !state.rate) throw new AppError("UNAUTHORIZED", "This endpoint needs an API key.");
   return { principal: state.principal, rate: state.rate };
 }

@@ -13,10 +13,21 @@ const say = (line = "") => process.stdout.write(`${line}\n`);
 /** Everything this run started, stopped in reverse order on exit or failure. */
 const managed: Managed[] = [];
 
+let stopping = false;
+async function stop(code: number) {
+  if (stopping) return;
+  stopping = true;
+  say("Stopping…");
+  await stopAll(managed);
+  process.exit(code);
+}
+// Installed first: a Ctrl-C while dependencies are still starting must stop them too.
+process.on("SIGINT", () => void stop(0));
+process.on("SIGTERM", () => void stop(0));
+
 async function main() {
   const env = loadEnv();
-  const infra = await prepareInfrastructure(env);
-  managed.push(...infra.managed);
+  const infra = await prepareInfrastructure(env, managed);
   if (infra.migrations.length > 0) say(`Applied migrations: ${infra.migrations.join(", ")}`);
 
   const demo = await seedDemo(infra.env);
@@ -27,16 +38,6 @@ async function main() {
     managed.push({ name, process: child });
   }
 
-  let stopping = false;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    say("Stopping…");
-    await stopAll(managed);
-    process.exit(code);
-  };
-  process.on("SIGINT", () => void stop(0));
-  process.on("SIGTERM", () => void stop(0));
   for (const item of managed) {
     void item.process.exited.then((code) => {
       if (stopping) return;
@@ -46,7 +47,9 @@ async function main() {
   }
 
   const base = publicUrl(env);
-  await waitFor("API", async () => (await fetch(`${base}/healthz`)).ok, 30_000);
+  // Probe the API where it listens, not through PUBLIC_URL (which may be a proxy not yet set up).
+  const local = `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
+  await waitFor("API", async () => (await fetch(`${local}/healthz`, { signal: AbortSignal.timeout(1000) })).ok, 30_000);
   say();
   say(`API          ${base}`);
   say(`OpenAPI      ${base}/openapi.json  (browsable: ${base}/docs)`);
@@ -67,6 +70,7 @@ async function main() {
 }
 
 main().catch(async (error: unknown) => {
+  if (stopping) return;
   const message =
     error instanceof StartupError
       ? error.message

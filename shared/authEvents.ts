@@ -27,7 +27,14 @@ export function createAuthEvents(url: string, prefix: string, acker: Redis): Aut
     if (from !== channel) return;
     const [ackKey, ...hashes] = message.split(" ");
     for (const hash of hashes) for (const listener of listeners) listener(hash);
-    if (ackKey) void acker.rpush(ackKey, "1").catch(() => {});
+    // The expiry cleans up an acknowledgement that arrives after the sender stopped waiting.
+    if (ackKey)
+      void acker
+        .multi()
+        .rpush(ackKey, "1")
+        .pexpire(ackKey, 10_000)
+        .exec()
+        .catch(() => {});
   });
   return {
     listen(listener) {
@@ -43,12 +50,25 @@ export function createAuthEvents(url: string, prefix: string, acker: Redis): Aut
 
 const ACK_TIMEOUT_MS = 1000;
 
-/** Publishes a change and waits until every subscribed process has acknowledged it (≤ 1 s). */
-export async function announceAuthChange(redis: Redis, prefix: string, keyHashesHex: string[]): Promise<void> {
-  if (keyHashesHex.length === 0) return;
+/**
+ * Publishes a change and waits until every subscribed process has acknowledged it (≤ 1 s).
+ * Returns how many processes heard it and how many acknowledged in time.
+ */
+export async function announceAuthChange(
+  redis: Redis,
+  prefix: string,
+  keyHashesHex: string[],
+): Promise<{ receivers: number; acknowledged: number }> {
+  if (keyHashesHex.length === 0) return { receivers: 0, acknowledged: 0 };
   const ackKey = `${prefix}:auth-ack:${crypto.randomUUID()}`;
   const receivers = await redis.publish(authChannel(prefix), [ackKey, ...keyHashesHex].join(" "));
   const deadline = Date.now() + ACK_TIMEOUT_MS;
-  while (receivers > 0 && Date.now() < deadline && (await redis.llen(ackKey)) < receivers) await Bun.sleep(2);
+  let acknowledged = 0;
+  while (receivers > 0 && Date.now() < deadline) {
+    acknowledged = await redis.llen(ackKey);
+    if (acknowledged >= receivers) break;
+    await Bun.sleep(2);
+  }
   await redis.del(ackKey);
+  return { receivers, acknowledged };
 }

@@ -4,12 +4,16 @@ export type { Redis };
 
 /**
  * Connection roles, configured as BullMQ's production guide says:
- * - `request`: serves HTTP requests. No offline queue and one retry, so a request fails fast
- *   (→ 503) while Redis is away instead of hanging; it reconnects by itself.
+ * - `request`: serves HTTP requests. No offline queue, one retry and a command timeout, so a
+ *   request fails fast (→ 503) while Redis is away or stalled instead of hanging; it reconnects
+ *   by itself.
  * - `worker`: BullMQ workers and subscribers. `maxRetriesPerRequest: null` is required by
  *   BullMQ's blocking commands; the connection waits for Redis to come back.
  */
 export type RedisRole = "request" | "worker";
+
+/** A stalled Redis (not just a closed one) must also turn into a 503 rather than a hung request. */
+export const REQUEST_COMMAND_TIMEOUT_MS = 1000;
 
 export function createRedis(url: string, role: RedisRole, extra: RedisOptions = {}): Redis {
   const common: RedisOptions = {
@@ -19,7 +23,7 @@ export function createRedis(url: string, role: RedisRole, extra: RedisOptions = 
   };
   const byRole: RedisOptions =
     role === "request"
-      ? { enableOfflineQueue: false, maxRetriesPerRequest: 1 }
+      ? { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: REQUEST_COMMAND_TIMEOUT_MS }
       : { enableOfflineQueue: true, maxRetriesPerRequest: null };
   const redis = new Redis(url, { ...common, ...byRole, ...extra });
   // Without a listener ioredis prints every reconnect failure; callers see errors on commands.

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { AppError } from "../../shared/errors";
 import type { PlanTable } from "../../shared/plans";
 import { type Feature, requireFeature } from "../../shared/services/access";
-import { type Authorize, setRateLimitHeaders } from "../../shared/services/authenticate";
+import { type Authenticator, setRateLimitHeaders } from "../../shared/services/authenticate";
 import { stateOf } from "../requestState";
 
 /**
@@ -47,25 +47,32 @@ export function credentialFrom(headers: Headers): string | undefined {
   return bearer ?? apiKey;
 }
 
+/** The path of a request URL, without query and trailing slash (Elysia routes `/x/` like `/x`). */
 export function pathOf(url: string): string {
   const start = url.indexOf("/", url.indexOf("//") + 2);
   if (start === -1) return "/";
   const end = url.indexOf("?", start);
-  return end === -1 ? url.slice(start) : url.slice(start, end);
+  const path = end === -1 ? url.slice(start) : url.slice(start, end);
+  return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
 }
 
-export function accessGuard(authorize: Authorize, plans: PlanTable) {
-  return new Elysia({ name: "access" }).onRequest(async ({ request, set }) => {
-    // @elysiajs/cors adds `Vary: *` with `origin: "*"`; with a wildcard origin nothing varies, and
-    // `Vary: *` would make every response uncacheable (ETags on discovery cards included).
-    delete set.headers.vary;
-    const policy = policyFor(request.method, pathOf(request.url));
-    if (!policy) return;
-    const state = stateOf(request);
-    const { principal, rate } = await authorize(credentialFrom(request.headers), state.requestId);
-    state.principal = principal;
-    state.rate = rate;
-    setRateLimitHeaders(set.headers, rate);
-    if (policy.feature) requireFeature(plans, principal, policy.feature);
-  });
+export function accessGuard(authenticator: Authenticator, plans: PlanTable) {
+  return (
+    new Elysia({ name: "access" })
+      // Leased rate-limit slots go back to Redis when the server stops.
+      .onStop(() => authenticator.dispose())
+      .onRequest(async ({ request, set }) => {
+        // @elysiajs/cors adds `Vary: *` with `origin: "*"`; with a wildcard origin nothing varies, and
+        // `Vary: *` would make every response uncacheable (ETags on discovery cards included).
+        delete set.headers.vary;
+        const policy = policyFor(request.method, pathOf(request.url));
+        if (!policy) return;
+        const state = stateOf(request);
+        const { principal, rate } = await authenticator.authorize(credentialFrom(request.headers));
+        state.principal = principal;
+        state.rate = rate;
+        setRateLimitHeaders(set.headers, rate);
+        if (policy.feature) requireFeature(plans, principal, policy.feature);
+      })
+  );
 }

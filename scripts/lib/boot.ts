@@ -20,10 +20,10 @@ export interface Infrastructure {
 /**
  * Brings up everything the service needs, in order: PostgreSQL, Redis, Meilisearch, the
  * database and its migrations, the index settings. Prefers explicit URLs; otherwise uses or
- * starts the local defaults. On failure, stops whatever it started.
+ * starts the local defaults. Every process it starts is pushed onto `managed` at once, so a caller
+ * interrupted meanwhile can stop them; on failure it stops them itself.
  */
-export async function prepareInfrastructure(env: Env): Promise<Infrastructure> {
-  const managed: Managed[] = [];
+export async function prepareInfrastructure(env: Env, managed: Managed[] = []): Promise<Infrastructure> {
   const track = (item: Managed | undefined) => item && managed.push(item);
   try {
     track(await ensurePostgres(databaseUrl(env), Boolean(env.DATABASE_URL), env.DATA_DIR));

@@ -53,7 +53,8 @@ export async function launchMeili(options: { dir: string; port: number; masterKe
       "production",
       "--no-analytics",
     ],
-    { stdout: log, stderr: log },
+    // The key goes in the environment, not the command line, where any local user could read it.
+    { stdout: log, stderr: log, env: { ...process.env, MEILI_MASTER_KEY: options.masterKey } },
   );
   try {
     await waitFor("Meilisearch", async () => {

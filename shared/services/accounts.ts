@@ -52,10 +52,14 @@ export async function createKey(deps: AccountDeps, accountId: string): Promise<I
   return issueKey(deps.sql, accountId);
 }
 
+/**
+ * Revokes a key. Idempotent: revoking again re-announces it, so a run whose announcement failed
+ * (Redis down after the commit) can simply be repeated.
+ */
 export async function revokeKey(deps: AccountDeps, keyId: string): Promise<{ keyId: string; revoked: true }> {
   requireUuid(keyId, "key");
   const revoked = await repo.revokeApiKey(deps.sql, keyId);
-  if (!revoked) throw new AppError("NOT_FOUND", `Unknown or already revoked key: ${keyId}`);
+  if (!revoked) throw new AppError("NOT_FOUND", `Unknown key: ${keyId}`);
   await bumpAuthVersions(deps.redis, deps.redisPrefix, [revoked.keyHash]);
   return { keyId, revoked: true };
 }

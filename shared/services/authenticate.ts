@@ -5,7 +5,7 @@ import { AppError } from "../errors";
 import { hashApiKey, isWellFormedKey, sameHash } from "../keys";
 import type { PlanId, PlanTable } from "../plans";
 import { type Redis, redisKeys } from "../redis";
-import { createRateLimiter, type RateDecision } from "./rateLimit";
+import { createRateLimiter, nextSlotId, type RateDecision } from "./rateLimit";
 import { createSlotLeases, type KeySlots, newKeySlots } from "./slotLeases";
 import { unavailable } from "./unavailable";
 
@@ -45,7 +45,9 @@ const UNAUTHORIZED = "Provide a valid API key as `Authorization: Bearer <key>` o
  * leased rate-limit slots without a Redis round trip (see slotLeases.ts). Revocation and plan changes
  * are announced to every process, which drops the key and its lease before the change returns; as a
  * backstop, each Redis round trip compares the key's auth version. Unknown keys are cached too (they
- * cannot become valid: keys are random), so a client spraying bad keys cannot load PostgreSQL.
+ * cannot become valid: keys are random), so retrying one bad key costs nothing; concurrent requests
+ * with the same uncached key share one lookup. Distinct random keys each cost one indexed lookup;
+ * throttling unauthenticated clients belongs in front of this (see the hardening issue).
  */
 export function createAuthenticator(deps: AuthDeps) {
   const keys = redisKeys(deps.redisPrefix);
@@ -54,6 +56,7 @@ export function createAuthenticator(deps: AuthDeps) {
   // forget when a change is announced by hash.
   const cache = new Map<string, CacheEntry>();
   const byHash = new Map<string, string>();
+  const loading = new Map<string, Promise<CacheEntry>>();
 
   deps.authEvents?.listen((hex) => {
     const apiKey = byHash.get(hex);
@@ -68,7 +71,16 @@ export function createAuthenticator(deps: AuthDeps) {
     byHash.delete(entry.hex);
   }
 
-  async function load(apiKey: string): Promise<CacheEntry> {
+  function load(apiKey: string): Promise<CacheEntry> {
+    let pending = loading.get(apiKey);
+    if (!pending) {
+      pending = read(apiKey).finally(() => loading.delete(apiKey));
+      loading.set(apiKey, pending);
+    }
+    return pending;
+  }
+
+  async function read(apiKey: string): Promise<CacheEntry> {
     const hash = hashApiKey(apiKey);
     const hex = hash.toString("hex");
     // Read the version before the row: a revocation committed after this read bumps the version,
@@ -92,10 +104,7 @@ export function createAuthenticator(deps: AuthDeps) {
     return entry;
   }
 
-  return async function authorize(
-    apiKey: string | undefined,
-    requestId: string,
-  ): Promise<{ principal: Principal; rate: RateDecision }> {
+  async function authorize(apiKey: string | undefined): Promise<{ principal: Principal; rate: RateDecision }> {
     if (!apiKey || !isWellFormedKey(apiKey)) throw new AppError("UNAUTHORIZED", UNAUTHORIZED);
     let entry = cache.get(apiKey);
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -111,7 +120,7 @@ export function createAuthenticator(deps: AuthDeps) {
           authVersionKey: keys.authVersion(entry.hex),
           usageKey: keys.keyUsage,
           limit: deps.plans[principal.plan].requestsPerHour,
-          requestId,
+          slotId: nextSlotId(),
           keyId: principal.keyId,
           expectedVersion: entry.version,
         })
@@ -125,10 +134,17 @@ export function createAuthenticator(deps: AuthDeps) {
       return { principal, rate };
     }
     throw new AppError("UNAVAILABLE", "Authentication did not settle; retry.", { headers: { "Retry-After": "1" } });
-  };
+  }
+
+  /** Hands every leased slot back (on shutdown), so a restart does not strand them for an hour. */
+  function dispose(): void {
+    for (const apiKey of [...cache.keys()]) forget(apiKey);
+  }
+
+  return { authorize, dispose };
 }
 
-export type Authorize = ReturnType<typeof createAuthenticator>;
+export type Authenticator = ReturnType<typeof createAuthenticator>;
 
 export function rateLimitHeaders(rate: RateDecision): Record<string, string> {
   const headers: Record<string, string> = {};

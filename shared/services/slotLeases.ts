@@ -1,5 +1,5 @@
 import type { Redis } from "../redis";
-import { LEASE_MS, type RateDecision, type RateLimitCall, type RateLimiter } from "./rateLimit";
+import { LEASE_MS, nextSlotId, type RateDecision, type RateLimitCall, type RateLimiter } from "./rateLimit";
 
 /**
  * Rate-limit slots an API process holds for one key, so most requests of a busy key need no Redis
@@ -10,7 +10,7 @@ import { LEASE_MS, type RateDecision, type RateLimitCall, type RateLimiter } fro
 interface Lease {
   members: string[];
   rateKey: string;
-  /** Local time the lease must be used by: never later than the time Redis logged its slots at. */
+  /** Monotonic local time the lease must be used by: never later than when Redis logged its slots. */
   usableUntil: number;
   serverRemaining: number;
   resetAt: number;
@@ -31,7 +31,7 @@ export interface KeySlots {
 const MAX_LEASE = 64;
 
 export function newKeySlots(): KeySlots {
-  return { want: 1, lastAskedAt: 0 };
+  return { want: 1, lastAskedAt: Number.NEGATIVE_INFINITY };
 }
 
 export function createSlotLeases(consume: RateLimiter, redis: Redis) {
@@ -47,11 +47,11 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
 
   function hold(slots: KeySlots, lease: Lease, as: "current" | "next"): void {
     slots[as] = lease;
-    setTimeout(() => release(slots, lease), Math.max(0, lease.usableUntil - Date.now())).unref();
+    setTimeout(() => release(slots, lease), Math.max(0, lease.usableUntil - performance.now())).unref();
   }
 
-  function lease(rate: RateDecision, rateKey: string, requestId: string, first: number, askedAt: number): Lease {
-    const members = Array.from({ length: rate.granted - first + 1 }, (_, i) => `${requestId}:${first + i}`);
+  function lease(rate: RateDecision, rateKey: string, slotId: string, first: number, askedAt: number): Lease {
+    const members = Array.from({ length: rate.granted - first + 1 }, (_, i) => `${slotId}:${first + i}`);
     // `askedAt` precedes Redis's clock when it logged the slots at (its now + LEASE_MS).
     return {
       members,
@@ -69,11 +69,11 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
   }
 
   function prefetch(slots: KeySlots, call: RateLimitCall): void {
-    const askedAt = Date.now();
-    const requestId = `pf-${crypto.randomUUID()}`;
-    const fetching = consume({ ...call, requestId, want: Math.max(2, busier(slots, askedAt)), prefetch: true })
+    const askedAt = performance.now();
+    const slotId = nextSlotId();
+    const fetching = consume({ ...call, slotId, want: Math.max(2, busier(slots, askedAt)), prefetch: true })
       .then((rate) => {
-        if (rate.outcome === "allowed") hold(slots, lease(rate, call.rateKey, requestId, 1, askedAt), "next");
+        if (rate.outcome === "allowed") hold(slots, lease(rate, call.rateKey, slotId, 1, askedAt), "next");
         if (rate.outcome === "stale") slots.stale = rate.authVersion;
       })
       .catch(() => {})
@@ -112,19 +112,19 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
   async function take(slots: KeySlots, call: RateLimitCall): Promise<RateDecision> {
     for (;;) {
       if (slots.stale) return staleDecision(call, slots.stale);
-      const leased = fromLease(slots, call, Date.now());
+      const leased = fromLease(slots, call, performance.now());
       if (leased) return leased;
       if (!slots.inFlight) break;
       await slots.inFlight.catch(() => {});
     }
-    const askedAt = Date.now();
+    const askedAt = performance.now();
     const asking = consume({ ...call, want: busier(slots, askedAt) });
     slots.inFlight = asking;
     try {
       const rate = await asking;
       if (rate.outcome !== "allowed" || rate.granted <= 1) return rate;
       // Slot 1 is this request; the lease holds the rest.
-      const held = lease(rate, call.rateKey, call.requestId, 2, askedAt);
+      const held = lease(rate, call.rateKey, call.slotId, 2, askedAt);
       hold(slots, held, "current");
       return { ...rate, remaining: rate.remaining + held.members.length };
     } finally {

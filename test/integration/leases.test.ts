@@ -70,7 +70,43 @@ describe("rate-limit leases", () => {
     const account = await createTestAccount(deps, "plus");
     const apps = [createApp(deps), createApp(deps)];
     for (let i = 0; i < 20; i++) await call(apps[i % 2] as TestApp, "/api/v1/account", { key: account.apiKey });
+    const logged = await deps.redis.zcard(redisKeys(deps.env.REDIS_PREFIX).rateLimit(account.accountId));
+    expect(logged).toBeGreaterThan(20); // leases are held, so only the announcement can stop them
     await revokeKey({ sql: deps.sql, redis: deps.redis, redisPrefix: deps.env.REDIS_PREFIX }, account.keyId);
     for (const app of apps) expect((await call(app, "/api/v1/account", { key: account.apiKey })).status).toBe(401);
+  });
+
+  test("when another process holds leased slots, a denied client is told to retry within a lease lifetime", async () => {
+    const account = await createTestAccount(deps, "plus");
+    const holder = createApp(deps);
+    const other = createApp(deps);
+    for (let i = 0; i < 20; i++) await call(holder, "/api/v1/account", { key: account.apiKey });
+    const key = redisKeys(deps.env.REDIS_PREFIX).rateLimit(account.accountId);
+    const held = (await deps.redis.zcard(key)) - 20;
+    expect(held).toBeGreaterThan(0);
+    // Another process uses up everything that is not leased.
+    const statuses = await burst([other], account.apiKey, LIMIT);
+    const denied = await call(other, "/api/v1/account", { key: account.apiKey });
+    expect(denied.status).toBe(429);
+    expect(Number(denied.headers.get("retry-after"))).toBe(1);
+    // Once the lease ends its unused slots come back, and the total admitted is exactly the limit.
+    let admitted = 20 + statuses.filter((status) => status === 200).length;
+    await waitFor("leased slots returned", async () => {
+      const response = await call(other, "/api/v1/account", { key: account.apiKey });
+      if (response.status === 200) admitted++;
+      return response.status === 429 && Number(response.headers.get("retry-after")) > 1;
+    });
+    expect(admitted).toBe(LIMIT);
+  });
+
+  test("a stopping server hands its leased slots back", async () => {
+    const account = await createTestAccount(deps, "plus");
+    const server = createApp(deps).listen({ hostname: "127.0.0.1", port: 0 });
+    const url = `http://127.0.0.1:${server.server?.port}/api/v1/account`;
+    for (let i = 0; i < 20; i++) await fetch(url, { headers: { authorization: `Bearer ${account.apiKey}` } });
+    const key = redisKeys(deps.env.REDIS_PREFIX).rateLimit(account.accountId);
+    expect(await deps.redis.zcard(key)).toBeGreaterThan(20);
+    await server.stop();
+    await waitFor("slots returned", async () => (await deps.redis.zcard(key)) === 20);
   });
 });

@@ -64,6 +64,28 @@ describe("dependency outages", () => {
     redis.disconnect();
   });
 
+  test("a stalled Redis (not closed, just silent) → 503 instead of a hung request; recovers when it resumes", async () => {
+    const redis = createRedis(`redis://127.0.0.1:${redisPort}`, "request");
+    await redisReady(redis);
+    const deps: Deps = { ...base, redis };
+    const app = createApp(deps);
+    const account = await createTestAccount(deps, "pro");
+    expect((await call(app, "/api/v1/account", { key: account.apiKey })).status).toBe(200);
+    redisServer.kill("SIGSTOP");
+    try {
+      const stalled = await call(app, "/api/v1/account", { key: account.apiKey });
+      expect(stalled.status).toBe(503);
+      expect((await errorOf(stalled)).code).toBe("UNAVAILABLE");
+    } finally {
+      redisServer.kill("SIGCONT");
+    }
+    await waitFor(
+      "API recovery",
+      async () => (await call(app, "/api/v1/account", { key: account.apiKey })).status === 200,
+    );
+    redis.disconnect();
+  });
+
   test("readiness names a stopped Meilisearch and PostgreSQL", async () => {
     const closed = freePort();
     const deps: Deps = {

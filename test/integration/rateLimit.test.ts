@@ -67,6 +67,17 @@ describe("hourly rate limit", () => {
     expect((await call(app, "/api/v1/account", { key: account.apiKey })).status).toBe(429);
   });
 
+  test("a client reusing one X-Request-Id cannot get past the limit", async () => {
+    const account = await createTestAccount(deps, "go");
+    const app = createApp(deps);
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT + 5; i++) {
+      const headers = { "x-request-id": "same-request-id-1" };
+      statuses.push((await call(app, "/api/v1/account", { key: account.apiKey, headers })).status);
+    }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(LIMIT);
+  });
+
   test("accounts have separate budgets", async () => {
     const app = createApp(deps);
     const spent = await createTestAccount(deps, "go");

@@ -21,7 +21,7 @@ describe("sliding-window log", () => {
       keyId: id,
       expectedVersion: "0",
     };
-    const take = (n: number) => consume({ ...base, requestId: `${id}-${n}` });
+    const take = (n: number) => consume({ ...base, slotId: `${id}-${n}` });
     expect((await take(1)).outcome).toBe("allowed");
     await Bun.sleep(700);
     expect((await take(2)).remaining).toBe(1);
@@ -45,7 +45,7 @@ describe("sliding-window log", () => {
       usageKey: `${deps.env.REDIS_PREFIX}:keyuse-st`,
       limit: 5,
       keyId: id,
-      requestId: `${id}-1`,
+      slotId: `${id}-1`,
       expectedVersion: "0",
     };
     await deps.redis.incr(call.authVersionKey);
@@ -53,5 +53,30 @@ describe("sliding-window log", () => {
     expect(stale.outcome).toBe("stale");
     expect(stale.authVersion).toBe("1");
     expect(await deps.redis.zcard(call.rateKey)).toBe(0);
+  });
+
+  test("a prefetch near the limit takes nothing; far from it, it leases slots logged at the lease's end", async () => {
+    const consume = createRateLimiter(deps.redis);
+    const id = crypto.randomUUID();
+    const base = {
+      rateKey: `${deps.env.REDIS_PREFIX}:rl:pf-${id}`,
+      authVersionKey: `${deps.env.REDIS_PREFIX}:authv:pf-${id}`,
+      usageKey: `${deps.env.REDIS_PREFIX}:keyuse-pf`,
+      keyId: id,
+      expectedVersion: "0",
+      want: 8,
+      prefetch: true,
+    };
+    const near = await consume({ ...base, limit: 10, slotId: `${id}-a` });
+    expect(near.outcome).toBe("skipped");
+    expect(await deps.redis.zcard(base.rateKey)).toBe(0);
+
+    const far = await consume({ ...base, limit: 1000, slotId: `${id}-b` });
+    expect(far.outcome).toBe("allowed");
+    expect(far.granted).toBe(8);
+    const [, score] = await deps.redis.zrange(base.rateKey, "0", "0", "WITHSCORES");
+    const [seconds] = await deps.redis.time();
+    // Logged in the future (now + lease lifetime), never before the requests that will use them.
+    expect(Number(score)).toBeGreaterThan(Number(seconds) * 1000);
   });
 });

@@ -61,10 +61,10 @@ export async function insertApiKey(
   return row as ApiKeyRow;
 }
 
-/** Revokes a key once; returns its hash, or undefined when the key is unknown or already revoked. */
+/** Revokes a key (keeping the first revocation time); returns its hash, or undefined when the key is unknown. */
 export async function revokeApiKey(sql: Db, keyId: string): Promise<{ keyHash: Buffer } | undefined> {
   const [row] = await sql<{ keyHash: Buffer }[]>`
-    update api_keys set revoked_at = now() where id = ${keyId} and revoked_at is null
+    update api_keys set revoked_at = coalesce(revoked_at, now()) where id = ${keyId}
     returning key_hash as "keyHash"`;
   return row;
 }
