@@ -12,8 +12,6 @@ export interface RequestState {
   principal?: Principal;
   /** The rate-limit decision taken for this request (authenticated requests only). */
   rate?: RateDecision;
-  /** Status of an error response, which Elysia does not reflect in `set.status` after `onError`. */
-  errorStatus?: number;
 }
 
 const states = new WeakMap<Request, RequestState>();

@@ -2,13 +2,15 @@ import { Elysia, type ValidationError } from "elysia";
 import { AppError, type ErrorDetail, errorBody } from "../../shared/errors";
 import type { Logger } from "../../shared/log";
 import { stateOf } from "../requestState";
+import { logRequest } from "./requestContext";
 
 /**
  * The one error handler: every failure leaves as the documented body with `X-Request-Id`.
  * Elysia's own errors are translated first (validation → 400, not its default 422).
  */
 export function errorHandler(log: Logger) {
-  return new Elysia({ name: "errors" }).onError({ as: "global" }, ({ error, code, request, set }) => {
+  return new Elysia({ name: "errors" }).onError({ as: "global" }, (context) => {
+    const { error, code, request, set } = context;
     const state = stateOf(request);
     const appError = toAppError(error, code);
     if (appError.status >= 500 && appError.kind !== "UNAVAILABLE") {
@@ -20,7 +22,7 @@ export function errorHandler(log: Logger) {
         error: appError.cause,
       });
     }
-    state.errorStatus = appError.status;
+    logRequest(log, request, appError.status, "route" in context ? (context.route as string | undefined) : undefined);
     const headers: Record<string, string> = {
       "content-type": "application/json; charset=utf-8",
       ...(set.headers as Record<string, string>),

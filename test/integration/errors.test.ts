@@ -6,7 +6,7 @@ import { requestContext } from "../../api/plugins/requestContext";
 import type { Deps } from "../../shared/deps";
 import { AppError, ERROR_KINDS } from "../../shared/errors";
 import { call, createTestAccount, errorOf, type TestAccount, type TestApp } from "../helpers/http";
-import { testDeps, testLog } from "../helpers/infra";
+import { logLines, testDeps, testLog } from "../helpers/infra";
 
 let deps: Deps;
 let app: TestApp;
@@ -168,6 +168,30 @@ describe("CORS", () => {
 });
 
 describe("operability", () => {
+  test("exactly one access-log line per request, with its status: success, error and preflight", async () => {
+    const cases = [
+      { path: "/healthz", method: "GET", status: 200 },
+      { path: "/api/v1/account", method: "GET", status: 200, key: account.apiKey },
+      { path: "/no-such-route", method: "GET", status: 404 },
+      { path: "/api/v1/account", method: "GET", status: 401 },
+      { path: "/api/mcp", method: "OPTIONS", status: 204, headers: { "access-control-request-method": "POST" } },
+    ];
+    for (const item of cases) {
+      const id = `log-check-${crypto.randomUUID().slice(0, 8)}`;
+      const response = await call(app, item.path, {
+        method: item.method,
+        key: item.key,
+        headers: { "x-request-id": id, ...item.headers },
+      });
+      expect(response.status).toBe(item.status);
+      const lines = logLines
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.requestId === id && line.msg === "request");
+      expect(lines).toHaveLength(1);
+      expect(lines[0].status).toBe(item.status);
+    }
+  });
+
   test("/healthz answers without dependencies; /readyz reports each dependency", async () => {
     expect(await (await call(app, "/healthz")).json()).toEqual({ status: "ok" });
     const ready = await call(app, "/readyz");
