@@ -35,15 +35,20 @@ afterAll(async () => {
   await stopProcess(redisServer);
 });
 
+/** An app whose request connection uses the private Redis, with a key that has just worked. */
+async function appOnPrivateRedis() {
+  const redis = createRedis(`redis://127.0.0.1:${redisPort}`, "request");
+  await redisReady(redis);
+  const deps: Deps = { ...base, redis };
+  const app = createApp(deps);
+  const account = await createTestAccount(deps, "pro");
+  expect((await call(app, "/api/v1/account", { key: account.apiKey })).status).toBe(200);
+  return { redis, app, account };
+}
+
 describe("dependency outages", () => {
   test("Redis down → 503 with Retry-After (not 500); recovers by itself when Redis returns", async () => {
-    const redis = createRedis(`redis://127.0.0.1:${redisPort}`, "request");
-    await redisReady(redis);
-    const deps: Deps = { ...base, redis };
-    const app = createApp(deps);
-    const account = await createTestAccount(deps, "pro");
-
-    expect((await call(app, "/api/v1/account", { key: account.apiKey })).status).toBe(200);
+    const { redis, app, account } = await appOnPrivateRedis();
 
     await stopProcess(redisServer);
     const down = await call(app, "/api/v1/account", { key: account.apiKey });
@@ -65,12 +70,7 @@ describe("dependency outages", () => {
   });
 
   test("a stalled Redis (not closed, just silent) → 503 instead of a hung request; recovers when it resumes", async () => {
-    const redis = createRedis(`redis://127.0.0.1:${redisPort}`, "request");
-    await redisReady(redis);
-    const deps: Deps = { ...base, redis };
-    const app = createApp(deps);
-    const account = await createTestAccount(deps, "pro");
-    expect((await call(app, "/api/v1/account", { key: account.apiKey })).status).toBe(200);
+    const { redis, app, account } = await appOnPrivateRedis();
     redisServer.kill("SIGSTOP");
     try {
       const stalled = await call(app, "/api/v1/account", { key: account.apiKey });
