@@ -7,7 +7,7 @@
 import { loadEnv, publicUrl } from "../shared/env";
 import { prepareInfrastructure } from "./lib/boot";
 import { type Managed, StartupError, stopAll, waitFor } from "./lib/processes";
-import { seedDemo } from "./lib/seed";
+import { seedDemo, seedDemoPapers } from "./lib/seed";
 
 const say = (line = "") => process.stdout.write(`${line}\n`);
 /** Everything this run started, stopped in reverse order on exit or failure. */
@@ -56,6 +56,7 @@ async function main() {
   say(`MCP          ${base}/api/mcp`);
   say(`Meilisearch  ${infra.env.MEILI_URL}`);
   say("Queue dashboard: none (inspect queues with redis-cli; see README)");
+  await seedDemoPapers(infra.env, childEnv);
   if (demo.apiKey) {
     say();
     say(`Demo account ${demo.accountId} (pro plan). Its API key is shown this once:`);

@@ -1,5 +1,6 @@
 import type { Settings } from "meilisearch";
 import type { Meilisearch } from "./client";
+import { PAPERS_SETTINGS } from "./papers";
 
 /**
  * Meilisearch indexes and their settings, as code. `applyIndexSettings` creates each index when
@@ -13,15 +14,8 @@ export interface IndexDefinition {
 }
 
 export const INDEXES: IndexDefinition[] = [
-  {
-    name: "papers",
-    // arXiv ids contain "." and "/", which Meilisearch primary keys do not allow; `pk` is a safe mapping.
-    primaryKey: "pk",
-    settings: {
-      searchableAttributes: ["title", "authors", "abstract"],
-      displayedAttributes: ["*"],
-    },
-  },
+  // arXiv ids contain "." and "/", which Meilisearch primary keys do not allow; `pk` is a safe mapping.
+  { name: "papers", primaryKey: "pk", settings: PAPERS_SETTINGS },
 ];
 
 export function indexUid(prefix: string, name: string): string {
@@ -32,8 +26,12 @@ export async function applyIndexSettings(meili: Meilisearch, prefix: string, ind
   for (const definition of indexes) {
     const uid = indexUid(prefix, definition.name);
     const existing = await meili.getIndex(uid).catch(() => undefined);
-    if (!existing) await meili.createIndex(uid, { primaryKey: definition.primaryKey }).waitTask();
-    const task = await meili.index(uid).updateSettings(definition.settings).waitTask();
+    if (!existing) await meili.createIndex(uid, { primaryKey: definition.primaryKey }).waitTask({ timeout: 60_000 });
+    // A settings change re-indexes every document: minutes on a large index, so wait long.
+    const task = await meili
+      .index(uid)
+      .updateSettings(definition.settings)
+      .waitTask({ timeout: 600_000, interval: 100 });
     if (task.status !== "succeeded") {
       throw new Error(`Meilisearch settings for ${uid} failed: ${JSON.stringify(task.error)}`);
     }

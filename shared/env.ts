@@ -32,7 +32,8 @@ export const EnvSchema = T.Object({
     [T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error"), T.Literal("silent")],
     { default: "info" },
   ),
-  WORKER_CONCURRENCY: T.Integer({ minimum: 1, maximum: 512, default: 16 }),
+  /** Overrides every queue's concurrency (per worker process); unset → the per-queue defaults in jobs.ts. */
+  WORKER_CONCURRENCY: T.Optional(T.Integer({ minimum: 1, maximum: 512 })),
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -1,5 +1,6 @@
 import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 import type { JobsOptions } from "bullmq";
+import { SourcePaperSchema } from "./papers/record";
 
 /**
  * Every background job, declared once: its queue, payload schema and options. Producers validate
@@ -14,8 +15,18 @@ interface JobSpec<S extends TSchema> {
   everyMs?: number;
 }
 
-export const QUEUES = ["maintenance"] as const;
+export const QUEUES = ["maintenance", "papers"] as const;
 export type QueueName = (typeof QUEUES)[number];
+
+/**
+ * Jobs each worker process runs at once per queue. Meilisearch merges document tasks that are
+ * queued together into one indexing batch, whose fixed cost dominates small batches; eight paper
+ * jobs in flight give it enough to merge.
+ */
+export const QUEUE_CONCURRENCY: Record<QueueName, number> = { maintenance: 1, papers: 8 };
+
+/** Largest paper batch one job carries (≈ 1.7 MB of JSON when every record has an abstract). */
+export const PAPER_BATCH_MAX = 1000;
 
 const keepHistory = { removeOnComplete: { count: 100 }, removeOnFail: { count: 1000 } } satisfies JobsOptions;
 
@@ -26,6 +37,12 @@ export const JOBS = {
     payload: T.Object({}, { additionalProperties: false }),
     options: { attempts: 3, backoff: { type: "exponential", delay: 1000 }, ...keepHistory },
     everyMs: 60_000,
+  },
+  /** Upserts a batch of arXiv snapshot records into PostgreSQL and Meilisearch (idempotent). */
+  "papers.index-batch": {
+    queue: "papers",
+    payload: T.Object({ records: T.Array(SourcePaperSchema, { minItems: 1, maxItems: PAPER_BATCH_MAX }) }),
+    options: { attempts: 5, backoff: { type: "exponential", delay: 2000 }, ...keepHistory },
   },
 } as const satisfies Record<string, JobSpec<TSchema>>;
 

@@ -3,7 +3,7 @@ import { type Job, UnrecoverableError, Worker } from "bullmq";
 import type { Deps } from "../shared/deps";
 import { redisUrl } from "../shared/env";
 import { AppError } from "../shared/errors";
-import { isJobName, JOBS, QUEUES } from "../shared/jobs";
+import { isJobName, JOBS, QUEUE_CONCURRENCY, QUEUES } from "../shared/jobs";
 import { scheduleRepeatableJobs } from "../shared/queue";
 import { createRedis, type Redis } from "../shared/redis";
 import "../shared/formats";
@@ -37,7 +37,7 @@ export async function startWorkers(deps: Deps, options: { concurrency?: number }
       new Worker(queue, process, {
         connection,
         prefix: deps.env.REDIS_PREFIX,
-        concurrency: options.concurrency ?? deps.env.WORKER_CONCURRENCY,
+        concurrency: options.concurrency ?? deps.env.WORKER_CONCURRENCY ?? QUEUE_CONCURRENCY[queue],
       }),
   );
   for (const worker of workers) {

@@ -78,6 +78,8 @@ describe("bun run start", () => {
     expect(key).toBeDefined();
     expect(output).toContain(`curl -H "Authorization: Bearer ${key}" http://127.0.0.1:${port}/api/v1/account`);
     expect(output).toContain(`http://127.0.0.1:${port}/openapi.json`);
+    // The demo papers went through the queue into PostgreSQL and Meilisearch.
+    expect(output).toContain('"records":3035');
 
     const account = await fetch(`http://127.0.0.1:${port}/api/v1/account`, {
       headers: { authorization: `Bearer ${key}` },

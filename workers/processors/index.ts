@@ -2,10 +2,12 @@ import type { Job } from "bullmq";
 import type { Deps } from "../../shared/deps";
 import type { JobName, JobPayload } from "../../shared/jobs";
 import { flushKeyUsage } from "./maintenance";
+import { indexPaperBatch } from "./papers";
 
 type Processor<N extends JobName> = (deps: Deps, payload: JobPayload<N>, job: Job) => Promise<unknown>;
 
 /** One processor per job in the catalog; a missing entry fails the typecheck. */
 export const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "maintenance.flush-key-usage": (deps) => flushKeyUsage(deps),
+  "papers.index-batch": (deps, payload) => indexPaperBatch(deps, payload),
 };

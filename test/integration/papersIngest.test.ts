@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { QueueEvents } from "bullmq";
+import { DEMO_PAPERS } from "../../scripts/lib/seed";
+import { indexUid } from "../../search-index/settings";
+import { countPapers, findPaperById } from "../../shared/db/repositories/papers";
+import type { Deps } from "../../shared/deps";
+import { redisUrl } from "../../shared/env";
+import { parseSourceLine, type SourcePaper } from "../../shared/papers/record";
+import { enqueue } from "../../shared/queue";
+import { createRedis } from "../../shared/redis";
+import { startWorkers, type Workers } from "../../workers/runner";
+import { testDeps, testWorld } from "../helpers/infra";
+
+let deps: Deps;
+let workers: Workers;
+let events: QueueEvents;
+let records: SourcePaper[];
+
+beforeAll(async () => {
+  deps = await testDeps();
+  workers = await startWorkers(deps);
+  events = new QueueEvents("papers", {
+    connection: createRedis(redisUrl(deps.env), "worker"),
+    prefix: deps.env.REDIS_PREFIX,
+  });
+  await events.waitUntilReady();
+  const text = await Bun.file(`${import.meta.dir}/../../../shared/data/arxiv/papers-1k.jsonl`).text();
+  records = text.split("\n").filter(Boolean).slice(0, 200).map(parseSourceLine);
+});
+
+afterAll(async () => {
+  await events.close();
+  await workers.close();
+});
+
+async function meiliCount(): Promise<number> {
+  return (await deps.meili.index(indexUid(deps.env.MEILI_INDEX_PREFIX, "papers")).getStats()).numberOfDocuments;
+}
+
+async function run(batch: SourcePaper[], jobId: string) {
+  const job = await enqueue(deps.queues, "papers.index-batch", { records: batch }, { jobId });
+  return job.waitUntilFinished(events, 60_000);
+}
+
+describe("paper ingestion through the queue", () => {
+  test("a batch lands in PostgreSQL and Meilisearch; repeating it adds nothing; a changed record is updated", async () => {
+    const before = await countPapers(deps.sql);
+    expect(await run(records.slice(0, 100), "ingest-a")).toEqual({ papers: 100 });
+    expect(await countPapers(deps.sql)).toBe(before + 100);
+    expect(await meiliCount()).toBe(before + 100);
+
+    expect(await run(records.slice(50, 150), "ingest-b")).toEqual({ papers: 100 });
+    expect(await countPapers(deps.sql)).toBe(before + 150);
+    expect(await meiliCount()).toBe(before + 150);
+
+    const changed = { ...(records[0] as SourcePaper), title: "A corrected title" };
+    await run([changed], "ingest-c");
+    expect((await findPaperById(deps.sql, changed.id))?.title).toBe("A corrected title");
+    const hit = await deps.meili
+      .index(indexUid(deps.env.MEILI_INDEX_PREFIX, "papers"))
+      .getDocument(changed.id.replaceAll(".", "_").replaceAll("/", "__"));
+    expect(hit.title).toBe("A corrected title");
+  });
+
+  test("the CLI streams a gzip file through the queue and reports what it did", async () => {
+    const { env } = await testWorld();
+    const cli = Bun.spawn([process.execPath, "scripts/papers-ingest.ts", DEMO_PAPERS], {
+      env: {
+        ...process.env,
+        DATABASE_URL: env.DATABASE_URL,
+        REDIS_PREFIX: env.REDIS_PREFIX,
+        MEILI_URL: env.MEILI_URL,
+        MEILI_MASTER_KEY: env.MEILI_MASTER_KEY,
+        MEILI_INDEX_PREFIX: env.MEILI_INDEX_PREFIX,
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(await cli.exited).toBe(0);
+    const summary = JSON.parse(await new Response(cli.stdout).text());
+    expect(summary).toMatchObject({ records: 3035, batches: 4, invalid: 0 });
+    expect(await new Response(cli.stderr).text()).toContain("docs/s");
+    // The demo slice includes the 1k file's records, so everything so far is one copy each.
+    expect(await countPapers(deps.sql)).toBe(3035);
+    expect(await meiliCount()).toBe(3035);
+  }, 60_000);
+
+  test("a file that is not arXiv metadata is refused line by line, with reasons", async () => {
+    const { env } = await testWorld();
+    const path = `${env.DATA_DIR}/bad.jsonl`;
+    await Bun.write(path, '{"hello": 1}\nnot json\n');
+    const cli = Bun.spawnSync([process.execPath, "scripts/papers-ingest.ts", path], {
+      env: { ...process.env, DATABASE_URL: env.DATABASE_URL, REDIS_PREFIX: env.REDIS_PREFIX },
+    });
+    expect(cli.exitCode).toBe(1);
+    const summary = JSON.parse(cli.stdout.toString());
+    expect(summary).toMatchObject({ records: 0, invalid: 2 });
+    expect(summary.invalidSamples[0].line).toBe(1);
+  });
+});
