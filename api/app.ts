@@ -11,6 +11,7 @@ import { errorHandler } from "./plugins/errors";
 import { requestContext } from "./plugins/requestContext";
 import { accountRoutes } from "./routes/account";
 import { symptomRoutes } from "./routes/health/symptoms";
+import { paperRoutes } from "./routes/papers";
 import { systemRoutes } from "./routes/system";
 
 /**
@@ -64,6 +65,7 @@ export function createApp(deps: Deps) {
     .use(DOCS)
     .use(systemRoutes(deps))
     .use(accountRoutes(deps.plans))
+    .use(paperRoutes(deps))
     .use(symptomRoutes)
     .use(mcpRoutes(deps));
 }

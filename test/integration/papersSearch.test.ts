@@ -1,0 +1,191 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { createApp } from "../../api/app";
+import { DEMO_PAPERS } from "../../scripts/lib/seed";
+import { indexPapers } from "../../search-index/ingest";
+import { applyIndexSettings } from "../../search-index/settings";
+import type { Deps } from "../../shared/deps";
+import { type Paper, parseSourceLine, toPaper } from "../../shared/papers/record";
+import { PLANS, type PlanTable } from "../../shared/plans";
+import { call, createTestAccount, errorOf, type TestAccount, type TestApp } from "../helpers/http";
+import { testDeps } from "../helpers/infra";
+
+let deps: Deps;
+let app: TestApp;
+let account: TestAccount;
+let papers: Paper[];
+
+// Small pages so paging is exercised on every query; `plus` keeps its real cap of 100.
+const PLANS_FOR_TEST: PlanTable = { ...PLANS, plus: { ...PLANS.plus, requestsPerHour: 100_000 } };
+
+beforeAll(async () => {
+  const base = await testDeps({ plans: PLANS_FOR_TEST });
+  // An index of its own, so other test files writing papers cannot change what this one expects.
+  deps = { ...base, env: { ...base.env, MEILI_INDEX_PREFIX: `${base.env.MEILI_INDEX_PREFIX}search_` } };
+  await applyIndexSettings(deps.meili, deps.env.MEILI_INDEX_PREFIX);
+  const text = new TextDecoder().decode(Bun.gunzipSync(await Bun.file(DEMO_PAPERS).bytes()));
+  papers = text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => toPaper(parseSourceLine(line)));
+  for (let i = 0; i < papers.length; i += 1000) {
+    await indexPapers(
+      { sql: deps.sql, meili: deps.meili, indexPrefix: deps.env.MEILI_INDEX_PREFIX },
+      papers.slice(i, i + 1000),
+    );
+  }
+  app = createApp(deps);
+  account = await createTestAccount(deps, "plus");
+}, 60_000);
+
+/** The documented title semantics in plain TypeScript: every query word is a whole title word, folded. */
+function words(text: string): string[] {
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/**
+ * A title matches when every query word is one of its words, or is two adjacent title words written
+ * together (`Schr\"odinger` has the words `schr` `odinger`; "schrodinger" matches it), or forms one
+ * title word together with the next query word ("black hole" matches `blackhole`).
+ */
+function titleMatches(title: string, query: string[]): boolean {
+  const tokens = words(title);
+  const vocabulary = new Set(tokens);
+  for (let i = 0; i + 1 < tokens.length; i++) vocabulary.add(`${tokens[i]}${tokens[i + 1]}`);
+  for (let i = 0; i < query.length; i++) {
+    const word = query[i] as string;
+    if (vocabulary.has(word)) continue;
+    const next = query[i + 1];
+    if (next !== undefined && tokens.includes(`${word}${next}`)) {
+      i++;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+function expected(q: string): Set<string> {
+  const query = words(q);
+  return new Set(papers.filter((paper) => titleMatches(paper.title, query)).map((p) => p.id));
+}
+
+async function allPages(q: string, limit: number) {
+  const ids: string[] = [];
+  for (let page = 0; ; page++) {
+    const response = await call(app, `/api/v1/papers/search?q=${encodeURIComponent(q)}&page=${page}&limit=${limit}`, {
+      key: account.apiKey,
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      data: Paper[];
+      pagination: { page: number; hasMore: boolean; nextPage: number | null; limit: number };
+    };
+    expect(body.pagination.page).toBe(page);
+    expect(body.pagination.limit).toBe(limit);
+    ids.push(...body.data.map((paper) => paper.id));
+    if (!body.pagination.hasMore) {
+      expect(body.pagination.nextPage).toBeNull();
+      return { ids, lastPageSize: body.data.length, pages: page + 1 };
+    }
+    expect(body.pagination.nextPage).toBe(page + 1);
+    expect(body.data).toHaveLength(limit);
+  }
+}
+
+const QUERIES = [
+  "quantum",
+  "Black Holes",
+  "dark matter",
+  "GALAXY clusters",
+  "magnetic field",
+  "neutron star",
+  "spin",
+  "the",
+  "random matrices",
+  "Schrodinger",
+  "string theory",
+  "supersymmetric",
+  "no such words zzqx",
+];
+
+describe("GET /api/v1/papers/search (titles)", () => {
+  test.each(QUERIES)("%p returns exactly the reference matches, each once, over exact pages", async (q) => {
+    const reference = expected(q);
+    const { ids, lastPageSize } = await allPages(q, 7);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(new Set(ids)).toEqual(reference);
+    if (reference.size > 0) expect(lastPageSize).toBeGreaterThan(0);
+  });
+
+  test("no matches → 200 with an empty page", async () => {
+    const response = await call(app, "/api/v1/papers/search?q=zzqxnothing", { key: account.apiKey });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      data: [],
+      pagination: { page: 0, limit: 20, hasMore: false, nextPage: null },
+    });
+  });
+
+  test("limit is capped by the plan and the applied value is reported", async () => {
+    const free = await createTestAccount(deps, "free");
+    const response = await call(app, "/api/v1/papers/search?q=the&limit=100", { key: free.apiKey });
+    const body = (await response.json()) as { data: unknown[]; pagination: { limit: number } };
+    expect(body.pagination.limit).toBe(PLANS.free.maxPageSize);
+    expect(body.data.length).toBeLessThanOrEqual(PLANS.free.maxPageSize);
+  });
+
+  test.each([
+    ["q missing", ""],
+    ["q blank", "q=%20%20"],
+    ["page negative", "q=x&page=-1"],
+    ["page not an integer", "q=x&page=1.5"],
+    ["limit zero", "q=x&limit=0"],
+    ["limit over 100", "q=x&limit=101"],
+    ["limit not a number", "q=x&limit=ten"],
+    ["unknown parameter", "q=x&sort=new"],
+  ])("%s → 400 with details", async (_, query) => {
+    const response = await call(app, `/api/v1/papers/search?${query}`, { key: account.apiKey });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).details?.length).toBeGreaterThan(0);
+  });
+
+  test("search hits are complete paper records", async () => {
+    const response = await call(app, "/api/v1/papers/search?q=quantum&limit=1", { key: account.apiKey });
+    const [hit] = ((await response.json()) as { data: Paper[] }).data;
+    const stored = papers.find((paper) => paper.id === hit?.id);
+    expect(hit).toEqual(stored as Paper);
+  });
+});
+
+describe("GET /api/v1/papers/{id}", () => {
+  test("by id, with or without version, old and new style", async () => {
+    const old = papers.find((paper) => paper.id.includes("/")) as Paper;
+    const recent = papers.find((paper) => !paper.id.includes("/")) as Paper;
+    for (const [path, paper] of [
+      [old.id, old],
+      [`${old.id}v1`, old],
+      [recent.id, recent],
+      [recent.extractedID, recent],
+    ] as const) {
+      const response = await call(app, `/api/v1/papers/${path}`, { key: account.apiKey });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual(paper);
+    }
+  });
+
+  test.each(["9999.99999", "not-an-id", "hep-th/99", "0704.0001v"])("%p → 404", async (id) => {
+    const response = await call(app, `/api/v1/papers/${id}`, { key: account.apiKey });
+    expect(response.status).toBe(404);
+    expect((await errorOf(response)).code).toBe("NOT_FOUND");
+  });
+
+  test("papers need a key like every /api/v1 route", async () => {
+    expect((await call(app, "/api/v1/papers/search?q=x")).status).toBe(401);
+    expect((await call(app, "/api/v1/papers/0704.0001")).status).toBe(401);
+  });
+});
