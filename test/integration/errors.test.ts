@@ -96,7 +96,7 @@ describe("one error shape", () => {
       expect(response.status).toBe(404);
       expect((await errorOf(response)).code).toBe("ROUTE_NOT_FOUND");
     }
-    const authed = await call(app, "/api/v1/papers/nothing", { key: account.apiKey });
+    const authed = await call(app, "/api/v1/no-such-resource", { key: account.apiKey });
     expect(authed.status).toBe(404);
     expect((await errorOf(authed)).code).toBe("ROUTE_NOT_FOUND");
   });
