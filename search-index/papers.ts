@@ -62,6 +62,7 @@ export const PAPERS_SETTINGS: Settings = {
     "reportNo",
   ],
   filterableAttributes: [
+    "pk",
     "id",
     "extractedID",
     "baseArxivID",
@@ -73,6 +74,10 @@ export const PAPERS_SETTINGS: Settings = {
     "updatedTs",
   ],
   sortableAttributes: ["submittedTs", "updatedTs"],
+  // `sort` first: a date sort orders strictly by date (relevance only breaks ties), instead of
+  // sorting within relevance buckets, a common complaint about date sorting elsewhere. Without a
+  // sort parameter the rule does nothing.
+  rankingRules: ["sort", "words", "typo", "proximity", "attribute", "exactness"],
   typoTolerance: { enabled: false },
   prefixSearch: "disabled",
   facetSearch: false,

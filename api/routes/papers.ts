@@ -1,4 +1,11 @@
 import { Elysia, t } from "elysia";
+import {
+  FILTER_KEYS,
+  type Filters,
+  type SortBy,
+  type SortOrder,
+  searchAdvanced,
+} from "../../search-index/advancedSearch";
 import { searchTitles } from "../../search-index/searchPapers";
 import { findPaperById } from "../../shared/db/repositories/papers";
 import type { Deps } from "../../shared/deps";
@@ -18,6 +25,76 @@ export const PaginationSchema = t.Object({
 export const PaperPageSchema = t.Object({ data: t.Array(PaperSchema), pagination: PaginationSchema });
 
 const SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }];
+
+const FilterText = t.Optional(t.String({ maxLength: 500 }));
+const AdvancedBody = t.Object(
+  {
+    searchFilterString: t.Object(
+      {
+        all: FilterText,
+        id: FilterText,
+        ti: FilterText,
+        au: FilterText,
+        abs: FilterText,
+        cat: FilterText,
+        jr: FilterText,
+        co: FilterText,
+        rn: FilterText,
+      },
+      { additionalProperties: false, description: "Filters, ANDed; at least one must be non-empty." },
+    ),
+    page: t.Optional(
+      t.Integer({ minimum: 0, maximum: 1_000_000, description: "Zero-based page (alias: startIndex)." }),
+    ),
+    startIndex: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000 })),
+    limit: t.Optional(
+      t.Integer({ minimum: 1, maximum: 100, description: "Page size (alias: maxResults); capped by the plan." }),
+    ),
+    maxResults: t.Optional(t.Integer({ minimum: 1, maximum: 100 })),
+    sortBy: t.Optional(
+      t.String({ maxLength: 64, description: "relevance (default), submittedDate, lastUpdatedDate." }),
+    ),
+    sortOrder: t.Optional(
+      t.String({ maxLength: 64, description: "ascending (default) or descending; asc, desc, dsc too." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const AdvancedPageSchema = t.Object({
+  data: t.Array(PaperSchema),
+  pagination: PaginationSchema,
+  query: t.Object(
+    {
+      filters: t.Record(t.String(), t.String()),
+      sortBy: t.Union([t.Literal("relevance"), t.Literal("submittedDate"), t.Literal("lastUpdatedDate")]),
+      sortOrder: t.Union([t.Literal("ascending"), t.Literal("descending")]),
+    },
+    { description: "How the request was interpreted, after trimming and fallbacks." },
+  ),
+});
+
+function invalid(path: string, message: string): AppError {
+  return new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
+    details: [{ in: "body", path, message }],
+  });
+}
+
+/** Two names for one field: either may be sent, but not two different values. */
+function alias(first: number | undefined, second: number | undefined, names: [string, string]): number | undefined {
+  if (first !== undefined && second !== undefined && first !== second) {
+    throw invalid(`/${names[1]}`, `${names[0]} and ${names[1]} are the same field; send one, or the same value`);
+  }
+  return first ?? second;
+}
+
+const SORT_ORDERS: Record<string, SortOrder> = {
+  ascending: "ascending",
+  asc: "ascending",
+  descending: "descending",
+  desc: "descending",
+  dsc: "descending",
+};
 
 export function paperRoutes(deps: Pick<Deps, "sql" | "meili" | "plans" | "env">) {
   return new Elysia({ name: "routes/papers" })
@@ -48,6 +125,46 @@ export function paperRoutes(deps: Pick<Deps, "sql" | "meili" | "plans" | "env">)
           summary: "Search paper titles",
           description:
             "Every query word must match a whole word of the title (case and diacritics folded, no typos or prefixes); quoted words must appear together.",
+          security: SECURITY,
+        },
+      },
+    )
+    .post(
+      "/api/v1/papers/search",
+      async ({ request, body }) => {
+        const filters = Object.fromEntries(
+          Object.entries(body.searchFilterString)
+            .map(([key, value]) => [key, (value ?? "").trim()])
+            .filter(([, value]) => value !== ""),
+        ) as Filters;
+        if (Object.keys(filters).length === 0) {
+          throw invalid("/searchFilterString", `Give at least one non-empty filter: ${FILTER_KEYS.join(", ")}`);
+        }
+        const { principal } = callerOf(request);
+        const page = alias(body.page, body.startIndex, ["page", "startIndex"]) ?? 0;
+        const requested = alias(body.limit, body.maxResults, ["limit", "maxResults"]) ?? 20;
+        const limit = Math.min(requested, deps.plans[principal.plan].maxPageSize);
+        // Invalid sort values fall back instead of failing (spec rule 2); `query` shows what applied.
+        const sortBy: SortBy =
+          body.sortBy === "submittedDate" || body.sortBy === "lastUpdatedDate" ? body.sortBy : "relevance";
+        const sortOrder = SORT_ORDERS[(body.sortOrder ?? "").toLowerCase()] ?? "ascending";
+        const result = await searchAdvanced(deps.meili, deps.env.MEILI_INDEX_PREFIX, {
+          filters,
+          page,
+          limit,
+          sortBy,
+          sortOrder,
+        }).catch(unavailable("Meilisearch"));
+        return { ...result, query: { filters: filters as Record<string, string>, sortBy, sortOrder } };
+      },
+      {
+        body: AdvancedBody,
+        response: AdvancedPageSchema,
+        detail: {
+          tags: ["Papers"],
+          summary: "Fielded paper search",
+          description:
+            "Filters are ANDed. Text filters match whole words (see the README); `au` takes a comma-separated list of names, all required; `cat` matches a category exactly or every category of an archive; `id` matches the paper id with or without version.",
           security: SECURITY,
         },
       },

@@ -189,3 +189,179 @@ describe("GET /api/v1/papers/{id}", () => {
     expect((await call(app, "/api/v1/papers/0704.0001")).status).toBe(401);
   });
 });
+
+/** The documented fielded semantics, in plain TypeScript. */
+function fieldTexts(paper: Paper, key: string): string[] {
+  const byKey: Record<string, (string | null)[]> = {
+    ti: [paper.title],
+    abs: [paper.abstract],
+    au: [paper.authors, ...paper.authorsParsed.map((a) => [a.first, a.last, a.suffix].filter(Boolean).join(" "))],
+    jr: [paper.journalRef],
+    co: [paper.comments],
+    rn: [paper.reportNo],
+  };
+  byKey.all = [
+    paper.title,
+    paper.abstract,
+    ...(byKey.au as string[]),
+    paper.submitter,
+    paper.journalRef,
+    ...paper.categories,
+    paper.comments,
+    paper.doi,
+    paper.reportNo,
+  ];
+  return (byKey[key] ?? []).filter((text): text is string => Boolean(text));
+}
+
+function textMatches(texts: string[], q: string): boolean {
+  // Words may come from any of the fields; the title helper handles joined/split words per field.
+  const query = words(q);
+  return (
+    query.every((word) => texts.some((text) => titleMatches(text, [word]))) ||
+    texts.some((text) => titleMatches(text, query))
+  );
+}
+
+function advancedExpected(filters: Record<string, string>): Paper[] {
+  return papers.filter((paper) =>
+    Object.entries(filters).every(([key, value]) => {
+      if (key === "id") return paper.id === value.replace(/v\d+$/, "");
+      if (key === "cat") return paper.categories.some((c) => c === value || c.split(".")[0] === value);
+      if (key === "au")
+        return value.split(",").every((name) => !name.trim() || textMatches(fieldTexts(paper, "au"), name));
+      return textMatches(fieldTexts(paper, key), value);
+    }),
+  );
+}
+
+async function advancedAll(body: Record<string, unknown>, limit = 9) {
+  const ids: string[] = [];
+  const dates: string[] = [];
+  let query: unknown;
+  for (let page = 0; ; page++) {
+    const response = await call(app, "/api/v1/papers/search", {
+      method: "POST",
+      key: account.apiKey,
+      body: { ...body, page, limit },
+    });
+    expect(response.status).toBe(200);
+    const result = (await response.json()) as {
+      data: Paper[];
+      pagination: { hasMore: boolean; nextPage: number | null };
+      query: unknown;
+    };
+    query = result.query;
+    ids.push(...result.data.map((paper) => paper.id));
+    dates.push(
+      ...result.data.map((paper) => (body.sortBy === "lastUpdatedDate" ? paper.lastUpdatedDate : paper.submittedDate)),
+    );
+    if (!result.pagination.hasMore) return { ids, dates, query };
+    expect(result.data).toHaveLength(limit);
+  }
+}
+
+const OLD_STYLE = "hep-th/9901001";
+
+const ADVANCED: Record<string, string>[] = [
+  { ti: "quantum" },
+  { ti: "black holes", cat: "astro-ph" },
+  { au: "Zhang" },
+  { au: "Zhang, Wang" },
+  { abs: "dark matter" },
+  { all: "galaxy" },
+  { cat: "hep-th" },
+  { cat: "hep-ph" },
+  { cat: "astro-ph.CO" },
+  { cat: "math" },
+  { id: OLD_STYLE },
+  { id: `${OLD_STYLE}v2` },
+  { id: "0704.0476" },
+  { ti: "spin", abs: "magnetic" },
+  { ti: "model", au: "Li" },
+  { jr: "Phys Rev" },
+  { co: "figures", cat: "gr-qc" },
+  { all: "Schrodinger" },
+  { ti: "zzqxnothing" },
+];
+
+describe("POST /api/v1/papers/search (fielded)", () => {
+  test.each(ADVANCED)("%o matches the reference exactly, over exact pages", async (filters) => {
+    const { ids } = await advancedAll({ searchFilterString: filters });
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(new Set(ids)).toEqual(new Set(advancedExpected(filters).map((paper) => paper.id)));
+  });
+
+  test("cat is exact: hep-th never returns a paper that is only hep-ph", async () => {
+    const { ids } = await advancedAll({ searchFilterString: { cat: "hep-th" } });
+    const onlyPh = papers.filter(
+      (p) => p.categories.includes("hep-ph") && !p.categories.some((c) => c.startsWith("hep-th")),
+    );
+    expect(onlyPh.length).toBeGreaterThan(0);
+    expect(ids.some((id) => onlyPh.some((p) => p.id === id))).toBe(false);
+  });
+
+  test.each([
+    ["submittedDate", "descending"],
+    ["submittedDate", "ascending"],
+    ["lastUpdatedDate", "desc"],
+    ["lastUpdatedDate", "asc"],
+  ])("sortBy %s %s orders strictly by that date", async (sortBy, sortOrder) => {
+    const filters = { ti: "model" };
+    const { ids, dates, query } = await advancedAll({ searchFilterString: filters, sortBy, sortOrder });
+    expect(new Set(ids)).toEqual(new Set(advancedExpected(filters).map((paper) => paper.id)));
+    const sorted = [...dates].sort();
+    expect(dates).toEqual(sortOrder.startsWith("asc") ? sorted : sorted.reverse());
+    expect(query).toMatchObject({ sortBy, sortOrder: sortOrder.startsWith("asc") ? "ascending" : "descending" });
+  });
+
+  test("invalid sortBy and sortOrder fall back to relevance and ascending, and say so", async () => {
+    const { query } = await advancedAll({ searchFilterString: { ti: "spin" }, sortBy: "citations", sortOrder: "up" });
+    expect(query).toEqual({ filters: { ti: "spin" }, sortBy: "relevance", sortOrder: "ascending" });
+  });
+
+  test("startIndex and maxResults are aliases of page and limit", async () => {
+    const body = { searchFilterString: { ti: "quantum" } };
+    const a = await call(app, "/api/v1/papers/search", {
+      method: "POST",
+      key: account.apiKey,
+      body: { ...body, page: 1, limit: 3 },
+    });
+    const b = await call(app, "/api/v1/papers/search", {
+      method: "POST",
+      key: account.apiKey,
+      body: { ...body, startIndex: 1, maxResults: 3 },
+    });
+    expect(((await b.json()) as { data: unknown }).data).toEqual(((await a.json()) as { data: unknown }).data);
+  });
+
+  test.each([
+    ["no filter", { searchFilterString: {} }],
+    ["only blank filters", { searchFilterString: { ti: "  ", au: "" } }],
+    ["unknown filter key", { searchFilterString: { title: "x" } }],
+    ["unknown body property", { searchFilterString: { ti: "x" }, user_id: "u" }],
+    ["page and startIndex disagree", { searchFilterString: { ti: "x" }, page: 1, startIndex: 2 }],
+    ["limit over 100", { searchFilterString: { ti: "x" }, limit: 101 }],
+    ["filter not a string", { searchFilterString: { ti: 5 } }],
+    ["missing searchFilterString", { ti: "x" }],
+  ])("%s → 400 with details", async (_, body) => {
+    const response = await call(app, "/api/v1/papers/search", { method: "POST", key: account.apiKey, body });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).details?.length).toBeGreaterThan(0);
+  });
+
+  test("no matches → 200 with an empty page", async () => {
+    const response = await call(app, "/api/v1/papers/search", {
+      method: "POST",
+      key: account.apiKey,
+      body: { searchFilterString: { ti: "zzqxnothing" } },
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { pagination: unknown }).pagination).toEqual({
+      page: 0,
+      limit: 20,
+      hasMore: false,
+      nextPage: null,
+    });
+  });
+});

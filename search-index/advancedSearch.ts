@@ -1,0 +1,154 @@
+import { baseArxivId } from "../shared/papers/record";
+import type { Meilisearch } from "./client";
+import { fromPaperDocument, type PaperDocument } from "./papers";
+import { emptyPage, MAX_REACHABLE_HITS, type PaperPage } from "./searchPapers";
+import { indexUid } from "./settings";
+
+export const FILTER_KEYS = ["all", "id", "ti", "au", "abs", "cat", "jr", "co", "rn"] as const;
+export type FilterKey = (typeof FILTER_KEYS)[number];
+export type Filters = Partial<Record<FilterKey, string>>;
+
+export type SortBy = "relevance" | "submittedDate" | "lastUpdatedDate";
+export type SortOrder = "ascending" | "descending";
+
+/** Which fields each word-aware filter searches. */
+const TEXT_FIELDS: Record<Exclude<FilterKey, "id" | "cat">, string[]> = {
+  all: [
+    "title",
+    "abstract",
+    "authors",
+    "authorNames",
+    "submitter",
+    "journalRef",
+    "categories",
+    "comments",
+    "doi",
+    "reportNo",
+  ],
+  ti: ["title"],
+  au: ["authors", "authorNames"],
+  abs: ["abstract"],
+  jr: ["journalRef"],
+  co: ["comments"],
+  rn: ["reportNo"],
+};
+
+const SORT_FIELD: Record<Exclude<SortBy, "relevance">, string> = {
+  submittedDate: "submittedTs",
+  lastUpdatedDate: "updatedTs",
+};
+
+interface TextCondition {
+  q: string;
+  on: string[];
+}
+
+export interface AdvancedQuery {
+  filters: Filters;
+  page: number;
+  limit: number;
+  sortBy: SortBy;
+  sortOrder: SortOrder;
+}
+
+function quote(value: string): string {
+  return JSON.stringify(value);
+}
+
+/**
+ * Splits the filters into word-aware text conditions (each a Meilisearch query on its fields) and
+ * exact Meilisearch filter expressions (`id`, `cat`). `au` takes a comma-separated list; every
+ * name must match.
+ */
+export function plan(filters: Filters): { texts: TextCondition[]; exact: string[] } {
+  const texts: TextCondition[] = [];
+  const exact: string[] = [];
+  for (const key of FILTER_KEYS) {
+    const value = filters[key]?.trim();
+    if (!value) continue;
+    if (key === "id") {
+      exact.push(`id = ${quote(baseArxivId(value))}`);
+    } else if (key === "cat") {
+      // Exact category, or every category of an archive (`astro-ph` covers `astro-ph.CO`).
+      exact.push(`(categories = ${quote(value)} OR categoryArchives = ${quote(value)})`);
+    } else if (key === "au") {
+      for (const name of value
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean)) {
+        texts.push({ q: name, on: TEXT_FIELDS.au });
+      }
+    } else {
+      texts.push({ q: value, on: TEXT_FIELDS[key] });
+    }
+  }
+  return { texts, exact };
+}
+
+/**
+ * Fielded search. One text condition (the common case) is a single Meilisearch query with the exact
+ * filters and the sort; several are intersected here, in the order of the first, since Meilisearch
+ * takes one query per search. One extra hit makes `hasMore` exact either way.
+ */
+export async function searchAdvanced(
+  meili: Meilisearch,
+  indexPrefix: string,
+  query: AdvancedQuery,
+): Promise<PaperPage> {
+  const index = meili.index<PaperDocument>(indexUid(indexPrefix, "papers"));
+  const { texts, exact } = plan(query.filters);
+  const offset = query.page * query.limit;
+  if (offset >= MAX_REACHABLE_HITS) return emptyPage(query.page, query.limit);
+  const sort =
+    query.sortBy === "relevance"
+      ? undefined
+      : [`${SORT_FIELD[query.sortBy]}:${query.sortOrder === "ascending" ? "asc" : "desc"}`];
+  const filter = exact.length > 0 ? exact.join(" AND ") : undefined;
+  const base = { filter, sort, matchingStrategy: "all" as const };
+
+  if (texts.length <= 1) {
+    const [text] = texts;
+    const result = await index.search(text?.q ?? "", {
+      ...base,
+      ...(text ? { attributesToSearchOn: text.on } : {}),
+      offset,
+      limit: Math.min(query.limit + 1, MAX_REACHABLE_HITS - offset),
+    });
+    return toPage(result.hits, query);
+  }
+
+  const lists = await Promise.all(
+    texts.map((text) =>
+      index
+        .search(text.q, {
+          ...base,
+          attributesToSearchOn: text.on,
+          limit: MAX_REACHABLE_HITS,
+          attributesToRetrieve: ["pk"],
+        })
+        .then((result) => result.hits.map((hit) => hit.pk)),
+    ),
+  );
+  const [first = [], ...rest] = lists;
+  const others = rest.map((list) => new Set(list));
+  const matching = first.filter((pk) => others.every((set) => set.has(pk)));
+  const window = matching.slice(offset, offset + query.limit + 1);
+  if (window.length === 0) return emptyPage(query.page, query.limit);
+  const found = await index.search("", {
+    filter: `pk IN [${window.map(quote).join(", ")}]`,
+    limit: window.length,
+  });
+  const byKey = new Map(found.hits.map((hit) => [hit.pk, hit]));
+  return toPage(
+    window.map((pk) => byKey.get(pk)).filter((hit): hit is PaperDocument => hit !== undefined),
+    query,
+  );
+}
+
+function toPage(hits: PaperDocument[], query: AdvancedQuery): PaperPage {
+  const hasMore = hits.length > query.limit;
+  return {
+    data: hits.slice(0, query.limit).map(fromPaperDocument),
+    pagination: { page: query.page, limit: query.limit, hasMore, nextPage: hasMore ? query.page + 1 : null },
+  };
+}
