@@ -283,6 +283,12 @@ const ADVANCED: Record<string, string>[] = [
   { co: "figures", cat: "gr-qc" },
   { all: "Schrodinger" },
   { ti: "zzqxnothing" },
+  { rn: "CERN" },
+  { abs: "Monte Carlo", cat: "hep-ph" },
+  { ti: "galaxies", au: "Wang" },
+  { all: "quantum", cat: "quant-ph" },
+  { au: "Smith, J." },
+  { ti: "SUPERSYMMETRIC", all: "string" },
 ];
 
 describe("POST /api/v1/papers/search (fielded)", () => {
@@ -313,6 +319,17 @@ describe("POST /api/v1/papers/search (fielded)", () => {
     const sorted = [...dates].sort();
     expect(dates).toEqual(sortOrder.startsWith("asc") ? sorted : sorted.reverse());
     expect(query).toMatchObject({ sortBy, sortOrder: sortOrder.startsWith("asc") ? "ascending" : "descending" });
+  });
+
+  test("a date sort over several text filters (intersection path) is still strict and complete", async () => {
+    const filters = { ti: "spin", abs: "magnetic" };
+    const { ids, dates } = await advancedAll({
+      searchFilterString: filters,
+      sortBy: "submittedDate",
+      sortOrder: "dsc",
+    });
+    expect(new Set(ids)).toEqual(new Set(advancedExpected(filters).map((paper) => paper.id)));
+    expect(dates).toEqual([...dates].sort().reverse());
   });
 
   test("invalid sortBy and sortOrder fall back to relevance and ascending, and say so", async () => {
