@@ -1,6 +1,6 @@
 import { baseArxivId } from "../shared/papers/record";
 import type { Meilisearch } from "./client";
-import { fromPaperDocument, type PaperDocument } from "./papers";
+import { fromPaperDocument, type PaperDocument, SEARCHABLE_FIELDS } from "./papers";
 import { emptyPage, MAX_REACHABLE_HITS, type PaperPage } from "./searchPapers";
 import { indexUid } from "./settings";
 
@@ -13,18 +13,7 @@ export type SortOrder = "ascending" | "descending";
 
 /** Which fields each word-aware filter searches. */
 const TEXT_FIELDS: Record<Exclude<FilterKey, "id" | "cat">, string[]> = {
-  all: [
-    "title",
-    "abstract",
-    "authors",
-    "authorNames",
-    "submitter",
-    "journalRef",
-    "categories",
-    "comments",
-    "doi",
-    "reportNo",
-  ],
+  all: SEARCHABLE_FIELDS,
   ti: ["title"],
   au: ["authors", "authorNames"],
   abs: ["abstract"],

@@ -42,6 +42,20 @@ export function fromPaperDocument(document: PaperDocument): Paper {
   return paper;
 }
 
+/** Every searched field, in ranking order; the `all` filter searches all of them. */
+export const SEARCHABLE_FIELDS = [
+  "title",
+  "authors",
+  "authorNames",
+  "abstract",
+  "submitter",
+  "journalRef",
+  "categories",
+  "comments",
+  "doi",
+  "reportNo",
+];
+
 /**
  * Index settings for papers. Typo tolerance and prefix search are off: users of arXiv search
  * complain about fuzzy and stemmed matches when they meant a word; here a query word matches only
@@ -49,18 +63,7 @@ export function fromPaperDocument(document: PaperDocument): Paper {
  * also skips their per-batch post-processing, most of the cost of indexing a batch.
  */
 export const PAPERS_SETTINGS: Settings = {
-  searchableAttributes: [
-    "title",
-    "authors",
-    "authorNames",
-    "abstract",
-    "submitter",
-    "journalRef",
-    "categories",
-    "comments",
-    "doi",
-    "reportNo",
-  ],
+  searchableAttributes: SEARCHABLE_FIELDS,
   filterableAttributes: [
     "pk",
     "id",
