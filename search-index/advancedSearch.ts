@@ -32,8 +32,31 @@ interface TextCondition {
   on: string[];
 }
 
+/** Inclusive UTC day ranges (`YYYY-MM-DD`) on the submission and last-update dates. */
+export interface DateRanges {
+  submittedFrom?: string;
+  submittedTo?: string;
+  updatedFrom?: string;
+  updatedTo?: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Meilisearch filter expressions for the date ranges: `from` at 00:00 UTC, `to` through 23:59:59.999. */
+export function dateFilters(ranges: DateRanges): string[] {
+  const out: string[] = [];
+  const add = (field: string, from?: string, to?: string) => {
+    if (from) out.push(`${field} >= ${Date.parse(`${from}T00:00:00Z`)}`);
+    if (to) out.push(`${field} < ${Date.parse(`${to}T00:00:00Z`) + DAY_MS}`);
+  };
+  add("submittedTs", ranges.submittedFrom, ranges.submittedTo);
+  add("updatedTs", ranges.updatedFrom, ranges.updatedTo);
+  return out;
+}
+
 export interface AdvancedQuery {
   filters: Filters;
+  dates?: DateRanges;
   page: number;
   limit: number;
   sortBy: SortBy;
@@ -85,7 +108,8 @@ export async function searchAdvanced(
   query: AdvancedQuery,
 ): Promise<PaperPage> {
   const index = meili.index<PaperDocument>(indexUid(indexPrefix, "papers"));
-  const { texts, exact } = plan(query.filters);
+  const { texts, exact: fieldFilters } = plan(query.filters);
+  const exact = [...fieldFilters, ...dateFilters(query.dates ?? {})];
   const offset = query.page * query.limit;
   if (offset >= MAX_REACHABLE_HITS) return emptyPage(query.page, query.limit);
   const sort =

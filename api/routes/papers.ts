@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import {
+  type DateRanges,
   FILTER_KEYS,
   type Filters,
   type SortBy,
@@ -27,6 +28,12 @@ export const PaperPageSchema = t.Object({ data: t.Array(PaperSchema), pagination
 const SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }];
 
 const FilterText = t.Optional(t.String({ maxLength: 500 }));
+const DateOnly = t.Optional(
+  t.String({
+    pattern: "^\\d{4}-\\d{2}-\\d{2}$",
+    description: "A UTC day, `YYYY-MM-DD`, inclusive.",
+  }),
+);
 const AdvancedBody = t.Object(
   {
     searchFilterString: t.Object(
@@ -57,6 +64,10 @@ const AdvancedBody = t.Object(
     sortOrder: t.Optional(
       t.String({ maxLength: 64, description: "ascending (default) or descending; asc, desc, dsc too." }),
     ),
+    submittedFrom: DateOnly,
+    submittedTo: DateOnly,
+    updatedFrom: DateOnly,
+    updatedTo: DateOnly,
   },
   { additionalProperties: false },
 );
@@ -67,6 +78,10 @@ const AdvancedPageSchema = t.Object({
   query: t.Object(
     {
       filters: t.Record(t.String(), t.String()),
+      submittedFrom: t.Optional(t.String()),
+      submittedTo: t.Optional(t.String()),
+      updatedFrom: t.Optional(t.String()),
+      updatedTo: t.Optional(t.String()),
       sortBy: t.Union([t.Literal("relevance"), t.Literal("submittedDate"), t.Literal("lastUpdatedDate")]),
       sortOrder: t.Union([t.Literal("ascending"), t.Literal("descending")]),
     },
@@ -86,6 +101,29 @@ function alias(first: number | undefined, second: number | undefined, names: [st
     throw invalid(`/${names[1]}`, `${names[0]} and ${names[1]} are the same field; send one, or the same value`);
   }
   return first ?? second;
+}
+
+/** Real calendar days, and `from` not after `to`; equal bounds select that one day. */
+function checkDates(body: DateRanges): DateRanges {
+  const dates: DateRanges = {};
+  for (const key of ["submittedFrom", "submittedTo", "updatedFrom", "updatedTo"] as const) {
+    const value = body[key];
+    if (value === undefined) continue;
+    const time = Date.parse(`${value}T00:00:00Z`);
+    if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value) {
+      throw invalid(`/${key}`, "Expected a real calendar day, YYYY-MM-DD");
+    }
+    dates[key] = value;
+  }
+  for (const [from, to] of [
+    ["submittedFrom", "submittedTo"],
+    ["updatedFrom", "updatedTo"],
+  ] as const) {
+    if (dates[from] && dates[to] && (dates[from] as string) > (dates[to] as string)) {
+      throw invalid(`/${from}`, `${from} is after ${to}`);
+    }
+  }
+  return dates;
 }
 
 const SORT_ORDERS: Record<string, SortOrder> = {
@@ -140,6 +178,7 @@ export function paperRoutes(deps: Pick<Deps, "sql" | "meili" | "plans" | "env">)
         if (Object.keys(filters).length === 0) {
           throw invalid("/searchFilterString", `Give at least one non-empty filter: ${FILTER_KEYS.join(", ")}`);
         }
+        const dates = checkDates(body);
         const { principal } = callerOf(request);
         const page = alias(body.page, body.startIndex, ["page", "startIndex"]) ?? 0;
         const requested = alias(body.limit, body.maxResults, ["limit", "maxResults"]) ?? 20;
@@ -150,12 +189,13 @@ export function paperRoutes(deps: Pick<Deps, "sql" | "meili" | "plans" | "env">)
         const sortOrder = SORT_ORDERS[(body.sortOrder ?? "").toLowerCase()] ?? "ascending";
         const result = await searchAdvanced(deps.meili, deps.env.MEILI_INDEX_PREFIX, {
           filters,
+          dates,
           page,
           limit,
           sortBy,
           sortOrder,
         }).catch(unavailable("Meilisearch"));
-        return { ...result, query: { filters: filters as Record<string, string>, sortBy, sortOrder } };
+        return { ...result, query: { filters: filters as Record<string, string>, ...dates, sortBy, sortOrder } };
       },
       {
         body: AdvancedBody,

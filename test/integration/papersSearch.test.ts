@@ -332,6 +332,38 @@ describe("POST /api/v1/papers/search (fielded)", () => {
     expect(dates).toEqual([...dates].sort().reverse());
   });
 
+  test.each([
+    { submittedFrom: "2007-04-01", submittedTo: "2007-04-30" },
+    { submittedFrom: "2010-07-01" },
+    { updatedTo: "2008-12-31" },
+    { updatedFrom: "2009-01-01", updatedTo: "2012-12-31" },
+  ])("date range %o is inclusive, in UTC days", async (range) => {
+    const filters = { ti: "the" };
+    const { ids, query } = await advancedAll({ searchFilterString: filters, ...range });
+    const day = (iso: string) => iso.slice(0, 10);
+    const inRange = (paper: Paper) =>
+      (!range.submittedFrom || day(paper.submittedDate) >= range.submittedFrom) &&
+      (!range.submittedTo || day(paper.submittedDate) <= range.submittedTo) &&
+      (!range.updatedFrom || day(paper.lastUpdatedDate) >= range.updatedFrom) &&
+      (!range.updatedTo || day(paper.lastUpdatedDate) <= range.updatedTo);
+    const reference = advancedExpected(filters).filter(inRange);
+    expect(reference.length).toBeGreaterThan(0);
+    expect(new Set(ids)).toEqual(new Set(reference.map((paper) => paper.id)));
+    expect(query).toMatchObject(range);
+  });
+
+  test("from == to selects exactly that day", async () => {
+    const paper = papers.find((p) => p.title.toLowerCase().includes("quantum")) as Paper;
+    const dayOf = paper.submittedDate.slice(0, 10);
+    const { ids } = await advancedAll({
+      searchFilterString: { ti: "quantum" },
+      submittedFrom: dayOf,
+      submittedTo: dayOf,
+    });
+    expect(ids).toContain(paper.id);
+    for (const id of ids) expect(papers.find((p) => p.id === id)?.submittedDate.slice(0, 10)).toBe(dayOf);
+  });
+
   test("invalid sortBy and sortOrder fall back to relevance and ascending, and say so", async () => {
     const { query } = await advancedAll({ searchFilterString: { ti: "spin" }, sortBy: "citations", sortOrder: "up" });
     expect(query).toEqual({ filters: { ti: "spin" }, sortBy: "relevance", sortOrder: "ascending" });
@@ -361,6 +393,9 @@ describe("POST /api/v1/papers/search (fielded)", () => {
     ["limit over 100", { searchFilterString: { ti: "x" }, limit: 101 }],
     ["filter not a string", { searchFilterString: { ti: 5 } }],
     ["missing searchFilterString", { ti: "x" }],
+    ["a date that does not exist", { searchFilterString: { ti: "x" }, submittedFrom: "2007-02-30" }],
+    ["a date in another format", { searchFilterString: { ti: "x" }, updatedTo: "31/12/2008" }],
+    ["from after to", { searchFilterString: { ti: "x" }, submittedFrom: "2008-01-02", submittedTo: "2008-01-01" }],
   ])("%s → 400 with details", async (_, body) => {
     const response = await call(app, "/api/v1/papers/search", { method: "POST", key: account.apiKey, body });
     expect(response.status).toBe(400);
