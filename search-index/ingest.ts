@@ -1,4 +1,4 @@
-import { upsertPapers } from "../shared/db/repositories/papers";
+import { listPapersInRange, upsertPapers } from "../shared/db/repositories/papers";
 import type { Db } from "../shared/db/sql";
 import type { Paper } from "../shared/papers/record";
 import type { Meilisearch } from "./client";
@@ -19,6 +19,16 @@ export interface IndexDeps {
 export async function indexPapers(deps: IndexDeps, papers: Paper[]): Promise<{ papers: number }> {
   if (papers.length === 0) return { papers: 0 };
   await upsertPapers(deps.sql, papers);
+  return pushToSearch(deps, papers);
+}
+
+/** Rebuilds the search documents of papers already in PostgreSQL (`after < id <= through`). */
+export async function reindexRange(deps: IndexDeps, after: string, through: string): Promise<{ papers: number }> {
+  return pushToSearch(deps, await listPapersInRange(deps.sql, after, through));
+}
+
+async function pushToSearch(deps: IndexDeps, papers: Paper[]): Promise<{ papers: number }> {
+  if (papers.length === 0) return { papers: 0 };
   const task = await deps.meili
     .index(indexUid(deps.indexPrefix, "papers"))
     .addDocuments(papers.map(toPaperDocument), { primaryKey: "pk" })

@@ -44,6 +44,12 @@ export const JOBS = {
     payload: T.Object({ records: T.Array(SourcePaperSchema, { minItems: 1, maxItems: PAPER_BATCH_MAX }) }),
     options: { attempts: 5, backoff: { type: "exponential", delay: 2000 }, ...keepHistory },
   },
+  /** Rebuilds the Meilisearch documents of the papers with `after < id <= through` from PostgreSQL. */
+  "papers.reindex-range": {
+    queue: "papers",
+    payload: T.Object({ after: T.String({ maxLength: 64 }), through: T.String({ minLength: 1, maxLength: 64 }) }),
+    options: { attempts: 5, backoff: { type: "exponential", delay: 2000 }, ...keepHistory },
+  },
 } as const satisfies Record<string, JobSpec<TSchema>>;
 
 export type JobName = keyof typeof JOBS;

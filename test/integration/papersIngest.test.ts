@@ -85,6 +85,43 @@ describe("paper ingestion through the queue", () => {
     expect(await meiliCount()).toBe(3035);
   }, 60_000);
 
+  test("papers:reindex rebuilds a lost search index from PostgreSQL", async () => {
+    const { env } = await testWorld();
+    const index = deps.meili.index(indexUid(deps.env.MEILI_INDEX_PREFIX, "papers"));
+    await index.deleteAllDocuments().waitTask({ timeout: 30_000 });
+    expect(await meiliCount()).toBe(0);
+    const cli = Bun.spawn([process.execPath, "scripts/papers-reindex.ts"], {
+      env: {
+        ...process.env,
+        DATABASE_URL: env.DATABASE_URL,
+        REDIS_PREFIX: env.REDIS_PREFIX,
+        MEILI_URL: env.MEILI_URL,
+        MEILI_MASTER_KEY: env.MEILI_MASTER_KEY,
+        MEILI_INDEX_PREFIX: env.MEILI_INDEX_PREFIX,
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(await cli.exited).toBe(0);
+    const pgCount = await countPapers(deps.sql);
+    expect(JSON.parse(await new Response(cli.stdout).text())).toMatchObject({
+      papers: pgCount,
+      batches: Math.ceil(pgCount / 1000),
+    });
+    expect(await meiliCount()).toBe(pgCount);
+    const stored = await findPaperById(deps.sql, "hep-th/9901001");
+    expect(stored).toBeDefined();
+    const {
+      pk: _pk,
+      authorNames: _a,
+      categoryArchives: _c,
+      submittedTs: _s,
+      updatedTs: _u,
+      ...document
+    } = await index.getDocument("hep-th__9901001");
+    expect(document).toEqual(stored as never);
+  }, 60_000);
+
   test("a file that is not arXiv metadata is refused line by line, with reasons", async () => {
     const { env } = await testWorld();
     const path = `${env.DATA_DIR}/bad.jsonl`;

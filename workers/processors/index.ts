@@ -2,7 +2,7 @@ import type { Job } from "bullmq";
 import type { Deps } from "../../shared/deps";
 import type { JobName, JobPayload } from "../../shared/jobs";
 import { flushKeyUsage } from "./maintenance";
-import { indexPaperBatch } from "./papers";
+import { indexPaperBatch, reindexPaperRange } from "./papers";
 
 type Processor<N extends JobName> = (deps: Deps, payload: JobPayload<N>, job: Job) => Promise<unknown>;
 
@@ -10,4 +10,5 @@ type Processor<N extends JobName> = (deps: Deps, payload: JobPayload<N>, job: Jo
 export const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "maintenance.flush-key-usage": (deps) => flushKeyUsage(deps),
   "papers.index-batch": (deps, payload) => indexPaperBatch(deps, payload),
+  "papers.reindex-range": (deps, payload) => reindexPaperRange(deps, payload),
 };

@@ -1,4 +1,4 @@
-import { indexPapers } from "../../search-index/ingest";
+import { indexPapers, reindexRange } from "../../search-index/ingest";
 import type { Deps } from "../../shared/deps";
 import type { JobPayload } from "../../shared/jobs";
 import { toPaper } from "../../shared/papers/record";
@@ -7,5 +7,13 @@ export function indexPaperBatch(deps: Deps, payload: JobPayload<"papers.index-ba
   return indexPapers(
     { sql: deps.sql, meili: deps.meili, indexPrefix: deps.env.MEILI_INDEX_PREFIX },
     payload.records.map(toPaper),
+  );
+}
+
+export function reindexPaperRange(deps: Deps, payload: JobPayload<"papers.reindex-range">) {
+  return reindexRange(
+    { sql: deps.sql, meili: deps.meili, indexPrefix: deps.env.MEILI_INDEX_PREFIX },
+    payload.after,
+    payload.through,
   );
 }

@@ -56,11 +56,22 @@ export async function findPaperById(sql: Db, id: string): Promise<Paper | undefi
   return row ? toPaper(row) : undefined;
 }
 
-/** Papers in id order after `afterId` (keyset paging, for reindexing from PostgreSQL). */
-export async function listPapersAfter(sql: Db, afterId: string, limit: number): Promise<Paper[]> {
-  const rows = await sql.unsafe<PaperRow[]>(`select ${SELECT} from papers where id > $1 order by id limit $2`, [
-    afterId,
-    limit,
+/** The last id of the next `limit` papers after `afterId` in id order (keyset paging for reindexing). */
+export async function nextPaperIdAfter(
+  sql: Db,
+  afterId: string,
+  limit: number,
+): Promise<{ last: string; count: number } | undefined> {
+  const [row] = await sql<{ last: string | null; count: string }[]>`
+    select max(id) as last, count(*) from (select id from papers where id > ${afterId} order by id limit ${limit}) page`;
+  return row?.last ? { last: row.last, count: Number(row.count) } : undefined;
+}
+
+/** Papers with `after < id <= through`, in id order. */
+export async function listPapersInRange(sql: Db, after: string, through: string): Promise<Paper[]> {
+  const rows = await sql.unsafe<PaperRow[]>(`select ${SELECT} from papers where id > $1 and id <= $2 order by id`, [
+    after,
+    through,
   ]);
   return rows.map(toPaper);
 }
