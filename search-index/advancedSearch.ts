@@ -1,6 +1,6 @@
 import { baseArxivId } from "../shared/papers/record";
 import type { Meilisearch } from "./client";
-import { fromPaperDocument, type PaperDocument, SEARCHABLE_FIELDS } from "./papers";
+import { fromPaperDocument, type PaperDocument, paperKey, SEARCHABLE_FIELDS } from "./papers";
 import { emptyPage, MAX_REACHABLE_HITS, type PaperPage } from "./searchPapers";
 import { indexUid } from "./settings";
 
@@ -57,6 +57,8 @@ export function dateFilters(ranges: DateRanges): string[] {
 export interface AdvancedQuery {
   filters: Filters;
   dates?: DateRanges;
+  /** Return, per paper, the matched words of each text filter's fields wrapped in `<em>…</em>`. */
+  highlight?: boolean;
   page: number;
   limit: number;
   sortBy: SortBy;
@@ -127,7 +129,7 @@ export async function searchAdvanced(
       offset,
       limit: Math.min(query.limit + 1, MAX_REACHABLE_HITS - offset),
     });
-    return toPage(result.hits, query);
+    return withHighlights(index, await toPage(result.hits, query), texts, query.highlight);
   }
 
   const lists = await Promise.all(
@@ -152,10 +154,55 @@ export async function searchAdvanced(
     limit: window.length,
   });
   const byKey = new Map(found.hits.map((hit) => [hit.pk, hit]));
-  return toPage(
+  const page = toPage(
     window.map((pk) => byKey.get(pk)).filter((hit): hit is PaperDocument => hit !== undefined),
     query,
   );
+  return withHighlights(index, page, texts, query.highlight);
+}
+
+export type Highlights = Record<string, string>;
+
+/**
+ * Adds `highlight` to each paper of a page: for every text condition, one search restricted to the
+ * page's papers returns Meilisearch's formatted fields; only fields that actually matched are kept.
+ */
+async function withHighlights(
+  index: ReturnType<Meilisearch["index"]>,
+  page: PaperPage,
+  texts: TextCondition[],
+  wanted: boolean | undefined,
+): Promise<PaperPage> {
+  if (!wanted || page.data.length === 0) return page;
+  const highlights = new Map<string, Highlights>(page.data.map((paper) => [paper.id, {}]));
+  const keys = page.data.map((paper) => quote(paperKey(paper.id)));
+  for (const text of texts) {
+    const result = await index.search(text.q, {
+      attributesToSearchOn: text.on,
+      matchingStrategy: "all",
+      filter: `pk IN [${keys.join(", ")}]`,
+      limit: keys.length,
+      attributesToRetrieve: ["id"],
+      attributesToHighlight: text.on,
+      highlightPreTag: "<em>",
+      highlightPostTag: "</em>",
+      showMatchesPosition: true,
+    });
+    for (const hit of result.hits) {
+      const target = highlights.get(String(hit.id));
+      const formatted = (hit._formatted ?? {}) as Record<string, unknown>;
+      for (const field of Object.keys(hit._matchesPosition ?? {})) {
+        const name = field.split(".")[0] as string;
+        const value = formatted[name];
+        if (target && value !== undefined && value !== null) {
+          target[name] = Array.isArray(value)
+            ? value.filter((v) => String(v).includes("<em>")).join("; ")
+            : String(value);
+        }
+      }
+    }
+  }
+  return { ...page, data: page.data.map((paper) => ({ ...paper, highlight: highlights.get(paper.id) ?? {} })) };
 }
 
 function toPage(hits: PaperDocument[], query: AdvancedQuery): PaperPage {

@@ -68,12 +68,22 @@ const AdvancedBody = t.Object(
     submittedTo: DateOnly,
     updatedFrom: DateOnly,
     updatedTo: DateOnly,
+    highlight: t.Optional(
+      t.Boolean({ description: "Add `highlight` to each paper: matched fields with the matched words in <em>…</em>." }),
+    ),
   },
   { additionalProperties: false },
 );
 
 const AdvancedPageSchema = t.Object({
-  data: t.Array(PaperSchema),
+  data: t.Array(
+    t.Composite([
+      PaperSchema,
+      t.Object({
+        highlight: t.Optional(t.Record(t.String(), t.String(), { description: "Only with highlight: true." })),
+      }),
+    ]),
+  ),
   pagination: PaginationSchema,
   query: t.Object(
     {
@@ -190,6 +200,7 @@ export function paperRoutes(deps: Pick<Deps, "sql" | "meili" | "plans" | "env">)
         const result = await searchAdvanced(deps.meili, deps.env.MEILI_INDEX_PREFIX, {
           filters,
           dates,
+          highlight: body.highlight === true,
           page,
           limit,
           sortBy,

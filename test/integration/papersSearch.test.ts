@@ -364,6 +364,32 @@ describe("POST /api/v1/papers/search (fielded)", () => {
     for (const id of ids) expect(papers.find((p) => p.id === id)?.submittedDate.slice(0, 10)).toBe(dayOf);
   });
 
+  test.each([{ ti: "quantum" }, { ti: "quantum", au: "Zhang" }])(
+    "highlight: true marks the matched words of every text filter (%o)",
+    async (filters) => {
+      const response = await call(app, "/api/v1/papers/search", {
+        method: "POST",
+        key: account.apiKey,
+        body: { searchFilterString: filters, highlight: true, limit: 5 },
+      });
+      const { data } = (await response.json()) as { data: (Paper & { highlight?: Record<string, string> })[] };
+      expect(data.length).toBeGreaterThan(0);
+      for (const paper of data) {
+        expect(paper.highlight?.title?.toLowerCase()).toContain("<em>quantum</em>");
+        if ("au" in filters) {
+          expect(`${paper.highlight?.authors ?? ""} ${paper.highlight?.authorNames ?? ""}`).toContain("<em>Zhang</em>");
+        }
+      }
+      const plain = await call(app, "/api/v1/papers/search", {
+        method: "POST",
+        key: account.apiKey,
+        body: { searchFilterString: filters, limit: 5 },
+      });
+      for (const paper of ((await plain.json()) as { data: object[] }).data)
+        expect(paper).not.toHaveProperty("highlight");
+    },
+  );
+
   test("invalid sortBy and sortOrder fall back to relevance and ascending, and say so", async () => {
     const { query } = await advancedAll({ searchFilterString: { ti: "spin" }, sortBy: "citations", sortOrder: "up" });
     expect(query).toEqual({ filters: { ti: "spin" }, sortBy: "relevance", sortOrder: "ascending" });
