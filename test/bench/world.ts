@@ -1,0 +1,103 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { prepareInfrastructure } from "../../scripts/lib/boot";
+import { freePort, stopAll, tcpOpen, waitFor } from "../../scripts/lib/processes";
+import { dropDatabase } from "../../shared/db/sql";
+import { closeDeps, createDeps, type Deps } from "../../shared/deps";
+import { type Env, LOCAL_DATABASE_URL, parseEnv } from "../../shared/env";
+import { createLogger } from "../../shared/log";
+import { redisReady } from "../../shared/redis";
+
+/** An isolated database, Redis prefix and Meilisearch for one bench run, removed at the end. */
+export async function benchWorld(): Promise<{
+  env: Env;
+  deps: Deps;
+  childEnv: Record<string, string | undefined>;
+  cleanup: () => Promise<void>;
+}> {
+  const dataDir = await mkdtemp(join(tmpdir(), "phs-bench-"));
+  const database = new URL(LOCAL_DATABASE_URL);
+  database.pathname = `/phs_bench_${Date.now()}`;
+  const base = parseEnv({
+    DATABASE_URL: database.toString(),
+    REDIS_PREFIX: `bench${Date.now()}`,
+    MEILI_PORT: String(freePort()),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "info",
+  });
+  const infra = await prepareInfrastructure(base);
+  const deps = createDeps(infra.env, { log: createLogger("silent") });
+  await redisReady(deps.redis);
+  const env = infra.env;
+  const childEnv = {
+    ...process.env,
+    DATABASE_URL: env.DATABASE_URL,
+    REDIS_PREFIX: env.REDIS_PREFIX,
+    MEILI_URL: env.MEILI_URL,
+    MEILI_MASTER_KEY: env.MEILI_MASTER_KEY,
+    MEILI_INDEX_PREFIX: env.MEILI_INDEX_PREFIX,
+    LOG_LEVEL: "info",
+  };
+  return {
+    env,
+    deps,
+    childEnv,
+    cleanup: async () => {
+      for (const key of await deps.redis.keys(`${env.REDIS_PREFIX}:*`)) await deps.redis.del(key);
+      await closeDeps(deps);
+      await dropDatabase(env.DATABASE_URL as string);
+      await stopAll(infra.managed);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts a bench target (`test/bench/servers.ts <mode>`) on a free port. */
+export async function serve(mode: "bare" | "full", childEnv: Record<string, string | undefined>) {
+  const port = freePort();
+  // Request logs go to /dev/null: the cost of writing them is measured, not the terminal's.
+  const child = Bun.spawn([process.execPath, "test/bench/servers.ts", mode, String(port)], {
+    env: childEnv,
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  await waitFor(`${mode} server`, () => tcpOpen("127.0.0.1", port));
+  return { port, child };
+}
+
+export interface WrkResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** Runs wrk with a Lua script and parses requests/s, p50, p99 (ms) and non-2xx count. */
+export function wrk(
+  url: string,
+  script: string,
+  env: Record<string, string>,
+  seconds: string,
+  connections: number,
+  threads = 2,
+): WrkResult {
+  const result = Bun.spawnSync(
+    ["wrk", `-t${threads}`, `-c${connections}`, `-d${seconds}s`, "--latency", "-s", script, url],
+    { env: { ...process.env, ...env } },
+  );
+  const out = result.stdout.toString();
+  const ms = (label: string) => {
+    const match = new RegExp(`${label}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
+    if (!match) throw new Error(`wrk output without ${label}%:\n${out}\n${result.stderr.toString()}`);
+    const value = Number(match[1]);
+    return match[2] === "us" ? value / 1000 : match[2] === "s" ? value * 1000 : value;
+  };
+  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  if (errors > 0) process.stderr.write(result.stderr.toString());
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), p50: ms("50"), p99: ms("99"), errors };
+}
+
+export function formatResult(r: WrkResult): string {
+  return `${Math.round(r.rps).toLocaleString("en-US")} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`;
+}
