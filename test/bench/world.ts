@@ -8,6 +8,7 @@ import { closeDeps, createDeps, type Deps } from "../../shared/deps";
 import { type Env, LOCAL_DATABASE_URL, parseEnv } from "../../shared/env";
 import { createLogger } from "../../shared/log";
 import { redisReady } from "../../shared/redis";
+import { processEnvFor } from "../helpers/infra";
 
 /** An isolated database, Redis prefix and Meilisearch for one bench run, removed at the end. */
 export async function benchWorld(): Promise<{
@@ -30,15 +31,7 @@ export async function benchWorld(): Promise<{
   const deps = createDeps(infra.env, { log: createLogger("silent") });
   await redisReady(deps.redis);
   const env = infra.env;
-  const childEnv = {
-    ...process.env,
-    DATABASE_URL: env.DATABASE_URL,
-    REDIS_PREFIX: env.REDIS_PREFIX,
-    MEILI_URL: env.MEILI_URL,
-    MEILI_MASTER_KEY: env.MEILI_MASTER_KEY,
-    MEILI_INDEX_PREFIX: env.MEILI_INDEX_PREFIX,
-    LOG_LEVEL: "info",
-  };
+  const childEnv = { ...processEnvFor(env), LOG_LEVEL: "info" };
   return {
     env,
     deps,

@@ -89,3 +89,15 @@ async function deleteRedisPrefix(env: Env): Promise<void> {
     redis.disconnect();
   }
 }
+
+/** The environment a child process (a CLI, a bench target) needs to use the same servers and prefixes. */
+export function processEnvFor(env: Env): Record<string, string | undefined> {
+  return {
+    ...process.env,
+    DATABASE_URL: env.DATABASE_URL,
+    REDIS_PREFIX: env.REDIS_PREFIX,
+    MEILI_URL: env.MEILI_URL,
+    MEILI_MASTER_KEY: env.MEILI_MASTER_KEY,
+    MEILI_INDEX_PREFIX: env.MEILI_INDEX_PREFIX,
+  };
+}

@@ -9,7 +9,7 @@ import { parseSourceLine, type SourcePaper } from "../../shared/papers/record";
 import { enqueue } from "../../shared/queue";
 import { createRedis } from "../../shared/redis";
 import { startWorkers, type Workers } from "../../workers/runner";
-import { testDeps, testWorld } from "../helpers/infra";
+import { processEnvFor, testDeps, testWorld } from "../helpers/infra";
 
 let deps: Deps;
 let workers: Workers;
@@ -65,14 +65,7 @@ describe("paper ingestion through the queue", () => {
   test("the CLI streams a gzip file through the queue and reports what it did", async () => {
     const { env } = await testWorld();
     const cli = Bun.spawn([process.execPath, "scripts/papers-ingest.ts", DEMO_PAPERS], {
-      env: {
-        ...process.env,
-        DATABASE_URL: env.DATABASE_URL,
-        REDIS_PREFIX: env.REDIS_PREFIX,
-        MEILI_URL: env.MEILI_URL,
-        MEILI_MASTER_KEY: env.MEILI_MASTER_KEY,
-        MEILI_INDEX_PREFIX: env.MEILI_INDEX_PREFIX,
-      },
+      env: processEnvFor(env),
       stdout: "pipe",
       stderr: "pipe",
     });
@@ -91,14 +84,7 @@ describe("paper ingestion through the queue", () => {
     await index.deleteAllDocuments().waitTask({ timeout: 30_000 });
     expect(await meiliCount()).toBe(0);
     const cli = Bun.spawn([process.execPath, "scripts/papers-reindex.ts"], {
-      env: {
-        ...process.env,
-        DATABASE_URL: env.DATABASE_URL,
-        REDIS_PREFIX: env.REDIS_PREFIX,
-        MEILI_URL: env.MEILI_URL,
-        MEILI_MASTER_KEY: env.MEILI_MASTER_KEY,
-        MEILI_INDEX_PREFIX: env.MEILI_INDEX_PREFIX,
-      },
+      env: processEnvFor(env),
       stdout: "pipe",
       stderr: "pipe",
     });
