@@ -4,7 +4,7 @@
  * once, then runs the API and the workers as child processes until Ctrl-C / SIGTERM, when it
  * stops them and every process it started.
  */
-import { loadEnv, publicUrl } from "../shared/env";
+import { listenUrl, loadEnv, publicUrl } from "../shared/env";
 import { prepareInfrastructure } from "./lib/boot";
 import { type Managed, StartupError, stopAll, waitFor } from "./lib/processes";
 import { seedDemo, seedDemoPapers } from "./lib/seed";
@@ -48,7 +48,7 @@ async function main() {
 
   const base = publicUrl(env);
   // Probe the API where it listens, not through PUBLIC_URL (which may be a proxy not yet set up).
-  const local = `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
+  const local = listenUrl(env);
   await waitFor("API", async () => (await fetch(`${local}/healthz`, { signal: AbortSignal.timeout(1000) })).ok, 30_000);
   say();
   say(`API          ${base}`);

@@ -1,19 +1,9 @@
-import type { Paper } from "../shared/papers/record";
+import type { PaperPage } from "../shared/papers/page";
 import type { Meilisearch } from "./client";
 import { fromPaperDocument, type PaperDocument } from "./papers";
 import { indexUid } from "./settings";
 
-export interface Page {
-  page: number;
-  limit: number;
-  hasMore: boolean;
-  nextPage: number | null;
-}
-
-export interface PaperPage {
-  data: Paper[];
-  pagination: Page;
-}
+export type { PaperPage };
 
 /**
  * Meilisearch returns at most `maxTotalHits` (see PAPERS_SETTINGS) hits per query; pages beyond

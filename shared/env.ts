@@ -73,6 +73,12 @@ export function redisUrl(env: Env): string {
   return env.REDIS_URL ?? LOCAL_REDIS_URL;
 }
 
+/** Where this machine reaches the API directly (the wildcard address is reached on loopback). */
+export function listenUrl(env: Env): string {
+  return `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
+}
+
+/** The base URL clients use: PUBLIC_URL when set (e.g. behind a proxy), else the listen URL. */
 export function publicUrl(env: Env): string {
-  return (env.PUBLIC_URL ?? `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${env.PORT}`).replace(/\/$/, "");
+  return (env.PUBLIC_URL ?? listenUrl(env)).replace(/\/$/, "");
 }

@@ -12,18 +12,10 @@ import { findPaperById } from "../../shared/db/repositories/papers";
 import type { Deps } from "../../shared/deps";
 import { AppError } from "../../shared/errors";
 import { isArxivId } from "../../shared/papers/ids";
+import { PaginationSchema, PaperPageSchema } from "../../shared/papers/page";
 import { baseArxivId, PaperSchema } from "../../shared/papers/record";
 import { unavailable } from "../../shared/services/unavailable";
 import { callerOf } from "../requestState";
-
-export const PaginationSchema = t.Object({
-  page: t.Integer({ description: "Zero-based page index." }),
-  limit: t.Integer({ description: "Page size actually applied (after the plan's cap)." }),
-  hasMore: t.Boolean({ description: "Exact: true only when the next page has at least one result." }),
-  nextPage: t.Union([t.Integer(), t.Null()]),
-});
-
-export const PaperPageSchema = t.Object({ data: t.Array(PaperSchema), pagination: PaginationSchema });
 
 const SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }];
 

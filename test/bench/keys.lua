@@ -5,5 +5,5 @@ for key in string.gmatch(os.getenv("BENCH_KEYS") or "", "[^,]+") do table.insert
 
 request = function()
   n = n + 1
-  return wrk.format("GET", os.getenv("BENCH_PATH") or "/api/v1/account", { ["Authorization"] = "Bearer " .. keys[(n % #keys) + 1] })
+  return wrk.format("GET", "/api/v1/account", { ["Authorization"] = "Bearer " .. keys[(n % #keys) + 1] })
 end

@@ -208,7 +208,14 @@ describe("operability", () => {
       paths: Record<string, Record<string, { parameters?: { name: string }[] }>>;
     };
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(["/healthz", "/readyz", "/api/v1/account", "/api/v1/health/symptoms", "/api/mcp"]),
+      expect.arrayContaining([
+        "/healthz",
+        "/readyz",
+        "/api/v1/account",
+        "/api/v1/health/symptoms",
+        "/api/v1/papers/search",
+        "/api/mcp",
+      ]),
     );
     const kind = doc.paths["/api/v1/health/symptoms"]?.get?.parameters?.find((p) => p.name === "kind");
     expect(kind).toBeDefined();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { QueueEvents } from "bullmq";
 import { DEMO_PAPERS } from "../../scripts/lib/seed";
+import { paperKey } from "../../search-index/papers";
 import { indexUid } from "../../search-index/settings";
 import { countPapers, findPaperById } from "../../shared/db/repositories/papers";
 import type { Deps } from "../../shared/deps";
@@ -58,7 +59,7 @@ describe("paper ingestion through the queue", () => {
     expect((await findPaperById(deps.sql, changed.id))?.title).toBe("A corrected title");
     const hit = await deps.meili
       .index(indexUid(deps.env.MEILI_INDEX_PREFIX, "papers"))
-      .getDocument(changed.id.replaceAll(".", "_").replaceAll("/", "__"));
+      .getDocument(paperKey(changed.id));
     expect(hit.title).toBe("A corrected title");
   });
 
@@ -104,7 +105,7 @@ describe("paper ingestion through the queue", () => {
       submittedTs: _s,
       updatedTs: _u,
       ...document
-    } = await index.getDocument("hep-th__9901001");
+    } = await index.getDocument(paperKey("hep-th/9901001"));
     expect(document).toEqual(stored as never);
   }, 60_000);
 

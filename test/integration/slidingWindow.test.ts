@@ -8,19 +8,26 @@ beforeAll(async () => {
   deps = await testDeps();
 });
 
+/** Fresh rate, auth-version and usage keys for one test, under the run's prefix. */
+function keysFor(tag: string) {
+  const id = crypto.randomUUID();
+  const prefix = deps.env.REDIS_PREFIX;
+  return {
+    id,
+    rateKey: `${prefix}:rl:${tag}-${id}`,
+    authVersionKey: `${prefix}:authv:${tag}-${id}`,
+    usageKey: `${prefix}:keyuse-${tag}`,
+    keyId: id,
+    expectedVersion: "0",
+  };
+}
+
 /** The real script on real Redis, with a 1.5-second window instead of an hour. */
 describe("sliding-window log", () => {
   test("at most N in any window; slots return as old requests leave it; Retry-After points there", async () => {
     const consume = createRateLimiter(deps.redis, { windowMs: 1500 });
-    const id = crypto.randomUUID();
-    const base = {
-      rateKey: `${deps.env.REDIS_PREFIX}:rl:sw-${id}`,
-      authVersionKey: `${deps.env.REDIS_PREFIX}:authv:sw-${id}`,
-      usageKey: `${deps.env.REDIS_PREFIX}:keyuse-sw`,
-      limit: 3,
-      keyId: id,
-      expectedVersion: "0",
-    };
+    const { id, ...keys } = keysFor("sw");
+    const base = { ...keys, limit: 3 };
     const take = (n: number) => consume({ ...base, slotId: `${id}-${n}` });
     expect((await take(1)).outcome).toBe("allowed");
     await Bun.sleep(700);
@@ -38,16 +45,8 @@ describe("sliding-window log", () => {
 
   test("a changed auth version is reported as stale and nothing is counted", async () => {
     const consume = createRateLimiter(deps.redis, { windowMs: 60_000 });
-    const id = crypto.randomUUID();
-    const call = {
-      rateKey: `${deps.env.REDIS_PREFIX}:rl:st-${id}`,
-      authVersionKey: `${deps.env.REDIS_PREFIX}:authv:st-${id}`,
-      usageKey: `${deps.env.REDIS_PREFIX}:keyuse-st`,
-      limit: 5,
-      keyId: id,
-      slotId: `${id}-1`,
-      expectedVersion: "0",
-    };
+    const { id, ...keys } = keysFor("st");
+    const call = { ...keys, limit: 5, slotId: `${id}-1` };
     await deps.redis.incr(call.authVersionKey);
     const stale = await consume(call);
     expect(stale.outcome).toBe("stale");
@@ -57,16 +56,8 @@ describe("sliding-window log", () => {
 
   test("a prefetch near the limit takes nothing; far from it, it leases slots logged at the lease's end", async () => {
     const consume = createRateLimiter(deps.redis);
-    const id = crypto.randomUUID();
-    const base = {
-      rateKey: `${deps.env.REDIS_PREFIX}:rl:pf-${id}`,
-      authVersionKey: `${deps.env.REDIS_PREFIX}:authv:pf-${id}`,
-      usageKey: `${deps.env.REDIS_PREFIX}:keyuse-pf`,
-      keyId: id,
-      expectedVersion: "0",
-      want: 8,
-      prefetch: true,
-    };
+    const { id, ...keys } = keysFor("pf");
+    const base = { ...keys, want: 8, prefetch: true };
     const near = await consume({ ...base, limit: 10, slotId: `${id}-a` });
     expect(near.outcome).toBe("skipped");
     expect(await deps.redis.zcard(base.rateKey)).toBe(0);
