@@ -10,7 +10,10 @@ import { accessGuard } from "./plugins/access";
 import { errorHandler } from "./plugins/errors";
 import { requestContext } from "./plugins/requestContext";
 import { accountRoutes } from "./routes/account";
+import { profileRoutes } from "./routes/health/profile";
 import { symptomRoutes } from "./routes/health/symptoms";
+import { trackerReportRoutes } from "./routes/health/trackerReports";
+import { trackerRoutes } from "./routes/health/trackers";
 import { paperRoutes } from "./routes/papers";
 import { systemRoutes } from "./routes/system";
 
@@ -67,6 +70,9 @@ export function createApp(deps: Deps) {
     .use(accountRoutes(deps.plans))
     .use(paperRoutes(deps))
     .use(symptomRoutes)
+    .use(profileRoutes(deps))
+    .use(trackerRoutes(deps))
+    .use(trackerReportRoutes(deps))
     .use(mcpRoutes(deps));
 }
 

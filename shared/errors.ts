@@ -10,6 +10,10 @@ export const ERROR_KINDS = {
   BAD_REQUEST: { status: 400, summary: "The request cannot be processed as sent." },
   UNAUTHORIZED: { status: 401, summary: "The API key is missing, malformed, unknown or revoked." },
   PLAN_REQUIRED: { status: 403, summary: "The account's plan does not include this feature." },
+  CONSENT_REQUIRED: {
+    status: 403,
+    summary: "Health data needs consent: save the profile with consentGiven: true first.",
+  },
   FORBIDDEN: { status: 403, summary: "The caller may not do this." },
   NOT_FOUND: { status: 404, summary: "The resource does not exist or belongs to another account." },
   ROUTE_NOT_FOUND: { status: 404, summary: "No endpoint has this method and path." },

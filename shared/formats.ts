@@ -16,6 +16,10 @@ const formats: Record<string, (value: string) => boolean> = {
   "date-time": (value) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)),
 };
 
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
 /** (Re)registers our formats, replacing any a library registered under the same names. */
 export function registerFormats(): void {
   for (const [name, check] of Object.entries(formats)) FormatRegistry.Set(name, check);
