@@ -1,4 +1,3 @@
-import { cors } from "@elysiajs/cors";
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import type { Deps } from "../shared/deps";
@@ -7,6 +6,7 @@ import { registerFormats } from "../shared/formats";
 import { createAuthenticator } from "../shared/services/authenticate";
 import { mcpRoutes } from "./mcp/route";
 import { accessGuard } from "./plugins/access";
+import { corsPolicy } from "./plugins/cors";
 import { errorHandler } from "./plugins/errors";
 import { requestContext } from "./plugins/requestContext";
 import { accountRoutes } from "./routes/account";
@@ -16,19 +16,6 @@ import { trackerReportRoutes } from "./routes/health/trackerReports";
 import { trackerRoutes } from "./routes/health/trackers";
 import { paperRoutes } from "./routes/papers";
 import { systemRoutes } from "./routes/system";
-
-/**
- * CORS: the spec's values for the MCP and discovery endpoints, applied to the whole API so one
- * browser client sees one policy. No credentials: keys travel in headers, never cookies.
- */
-const CORS = cors({
-  origin: "*",
-  methods: ["GET", "POST", "DELETE", "OPTIONS"],
-  allowedHeaders: ["Content-Type", "Authorization", "x-api-key"],
-  exposeHeaders: ["X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"],
-  credentials: false,
-  maxAge: 600,
-});
 
 const DOCS = openapi({
   path: "/docs",
@@ -63,7 +50,7 @@ export function createApp(deps: Deps) {
   return new Elysia({ normalize: false })
     .use(errorHandler(deps.log))
     .use(requestContext(deps.log))
-    .use(CORS)
+    .use(corsPolicy())
     .use(accessGuard(authenticator, deps.plans))
     .use(DOCS)
     .use(systemRoutes(deps))

@@ -148,6 +148,17 @@ describe("CORS", () => {
     expect(response.headers.get("access-control-allow-credentials")).toBeNull();
   });
 
+  test("preflight on REST paths also allows PATCH (health logs), with the same headers", async () => {
+    const response = await call(app, "/api/v1/health/trackers/abc", {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example", "access-control-request-method": "PATCH" },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("access-control-allow-methods")).toBe("GET, POST, PATCH, DELETE, OPTIONS");
+    expect(response.headers.get("access-control-allow-headers")).toBe("Content-Type, Authorization, x-api-key");
+  });
+
   test("simple responses carry the origin and exposed headers; no Vary: *", async () => {
     const response = await call(app, "/api/v1/account", {
       key: account.apiKey,
@@ -213,12 +224,26 @@ describe("operability", () => {
         "/readyz",
         "/api/v1/account",
         "/api/v1/health/symptoms",
+        "/api/v1/health/profile",
+        "/api/v1/health/trackers",
+        "/api/v1/health/trackers/{trackerId}",
+        "/api/v1/health/trackers/{trackerId}/entries",
+        "/api/v1/health/trackers/{trackerId}/export",
+        "/api/v1/health/trackers/{trackerId}/summary",
         "/api/v1/papers/search",
         "/api/mcp",
       ]),
     );
     const kind = doc.paths["/api/v1/health/symptoms"]?.get?.parameters?.find((p) => p.name === "kind");
     expect(kind).toBeDefined();
+    expect(Object.keys(doc.paths["/api/v1/health/trackers/{trackerId}"] ?? {}).sort()).toEqual([
+      "delete",
+      "get",
+      "patch",
+    ]);
+    const entryBody = (doc.paths["/api/v1/health/trackers/{trackerId}/entries"]?.post as { requestBody?: unknown })
+      ?.requestBody;
+    expect(JSON.stringify(entryBody)).toContain("temperatureUnit");
     expect((await call(app, "/docs")).status).toBe(200);
   });
 });
