@@ -1,5 +1,6 @@
 import type { Settings } from "meilisearch";
 import type { Meilisearch } from "./client";
+import { CONDITIONS_SETTINGS } from "./conditions";
 import { PAPERS_SETTINGS } from "./papers";
 
 /**
@@ -16,6 +17,7 @@ export interface IndexDefinition {
 export const INDEXES: IndexDefinition[] = [
   // arXiv ids contain "." and "/", which Meilisearch primary keys do not allow; `pk` is a safe mapping.
   { name: "papers", primaryKey: "pk", settings: PAPERS_SETTINGS },
+  { name: "conditions", primaryKey: "pk", settings: CONDITIONS_SETTINGS },
 ];
 
 export function indexUid(prefix: string, name: string): string {

@@ -1,5 +1,6 @@
 import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 import type { JobsOptions } from "bullmq";
+import { ConditionBatchSchema } from "./conditions/term";
 import { SourcePaperSchema } from "./papers/record";
 
 /**
@@ -15,7 +16,7 @@ interface JobSpec<S extends TSchema> {
   everyMs?: number;
 }
 
-export const QUEUES = ["maintenance", "papers"] as const;
+export const QUEUES = ["maintenance", "papers", "conditions"] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 /**
@@ -23,7 +24,7 @@ export type QueueName = (typeof QUEUES)[number];
  * queued together into one indexing batch, whose fixed cost dominates small batches; eight paper
  * jobs in flight give it enough to merge.
  */
-export const QUEUE_CONCURRENCY: Record<QueueName, number> = { maintenance: 1, papers: 8 };
+export const QUEUE_CONCURRENCY: Record<QueueName, number> = { maintenance: 1, papers: 8, conditions: 4 };
 
 /** Largest paper batch one job carries (≈ 1.7 MB of JSON when every record has an abstract). */
 export const PAPER_BATCH_MAX = 1000;
@@ -48,6 +49,12 @@ export const JOBS = {
   "papers.reindex-range": {
     queue: "papers",
     payload: T.Object({ after: T.String({ maxLength: 64 }), through: T.String({ minLength: 1, maxLength: 64 }) }),
+    options: { attempts: 5, backoff: { type: "exponential", delay: 2000 }, ...keepHistory },
+  },
+  /** Upserts a batch of MONDO terms into PostgreSQL and Meilisearch and removes obsolete ones (idempotent). */
+  "conditions.index-batch": {
+    queue: "conditions",
+    payload: ConditionBatchSchema,
     options: { attempts: 5, backoff: { type: "exponential", delay: 2000 }, ...keepHistory },
   },
 } as const satisfies Record<string, JobSpec<TSchema>>;

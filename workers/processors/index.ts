@@ -1,6 +1,7 @@
 import type { Job } from "bullmq";
 import type { Deps } from "../../shared/deps";
 import type { JobName, JobPayload } from "../../shared/jobs";
+import { indexConditionBatch } from "./conditions";
 import { flushKeyUsage } from "./maintenance";
 import { indexPaperBatch, reindexPaperRange } from "./papers";
 
@@ -11,4 +12,5 @@ export const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "maintenance.flush-key-usage": (deps) => flushKeyUsage(deps),
   "papers.index-batch": (deps, payload) => indexPaperBatch(deps, payload),
   "papers.reindex-range": (deps, payload) => reindexPaperRange(deps, payload),
+  "conditions.index-batch": (deps, payload) => indexConditionBatch(deps, payload),
 };

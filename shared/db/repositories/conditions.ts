@@ -1,0 +1,59 @@
+import type { ConditionTerm } from "../../conditions/term";
+import type { Db } from "../sql";
+
+const SELECT = `id, label, definition, synonyms, xrefs, parents, descendants`;
+
+/** A term and the labels of its neighbours, as the condition verbs need it. */
+export interface TermRef {
+  id: string;
+  label: string;
+}
+
+/**
+ * Inserts or updates terms by MONDO id in one statement (the batch travels as one JSON parameter).
+ * Idempotent: re-running a batch only touches `updated_at` of rows whose content changed.
+ */
+export async function upsertConditions(sql: Db, terms: ConditionTerm[]): Promise<void> {
+  if (terms.length === 0) return;
+  await sql`
+    insert into conditions (id, label, definition, synonyms, xrefs, parents, descendants)
+    select t.id, t.label, t.definition, t.synonyms, t.xrefs, t.parents, t.descendants
+    from jsonb_to_recordset(${sql.json(terms as never)}::jsonb) as t(
+      id text, label text, definition text, synonyms jsonb, xrefs text[], parents text[], descendants integer)
+    on conflict (id) do update set
+      label = excluded.label, definition = excluded.definition, synonyms = excluded.synonyms,
+      xrefs = excluded.xrefs, parents = excluded.parents, descendants = excluded.descendants, updated_at = now()
+    where (conditions.label, conditions.definition, conditions.synonyms, conditions.xrefs, conditions.parents,
+      conditions.descendants)
+      is distinct from (excluded.label, excluded.definition, excluded.synonyms, excluded.xrefs, excluded.parents,
+      excluded.descendants)`;
+}
+
+/** Removes terms (obsolete in the file being loaded); unknown ids are ignored. */
+export async function deleteConditions(sql: Db, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`delete from conditions where id = any(${ids})`;
+}
+
+export async function findConditionById(sql: Db, id: string): Promise<ConditionTerm | undefined> {
+  const [row] = await sql.unsafe<ConditionTerm[]>(`select ${SELECT} from conditions where id = $1`, [id]);
+  return row;
+}
+
+/** Labels of the given terms, in the given order; ids not loaded are left out. */
+export async function findConditionLabels(sql: Db, ids: string[]): Promise<TermRef[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<TermRef[]>`select id, label from conditions where id = any(${ids})`;
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id)).filter((row): row is TermRef => row !== undefined);
+}
+
+/** Direct subclasses of a term, by label. */
+export async function listConditionChildren(sql: Db, id: string): Promise<TermRef[]> {
+  return sql<TermRef[]>`select id, label from conditions where parents @> array[${id}]::text[] order by label, id`;
+}
+
+export async function countConditions(sql: Db): Promise<number> {
+  const [row] = await sql<{ count: string }[]>`select count(*) from conditions`;
+  return Number(row?.count ?? 0);
+}
