@@ -47,13 +47,12 @@ export async function launchMeili(options: { dir: string; port: number; masterKe
       join(options.dir, "dumps"),
       "--http-addr",
       `127.0.0.1:${options.port}`,
-      "--master-key",
-      options.masterKey,
       "--env",
       "production",
       "--no-analytics",
     ],
-    // The key goes in the environment, not the command line, where any local user could read it.
+    // The key goes in the environment, not the command line, where any local user could read it
+    // (and where a key starting with "-", one in 64 of them, was parsed as a flag: a flaky start).
     { stdout: log, stderr: log, env: { ...process.env, MEILI_MASTER_KEY: options.masterKey } },
   );
   try {
