@@ -3,6 +3,7 @@ import { meiliConnection } from "../search-index/config";
 import { type AuthEvents, createAuthEvents } from "./authEvents";
 import { createSql, type Sql } from "./db/sql";
 import { databaseUrl, type Env, redisUrl } from "./env";
+import { createJobEvents, type JobEvents } from "./jobEvents";
 import { createLogger, type Logger } from "./log";
 import { PLANS, type PlanTable } from "./plans";
 import { closeQueues, createQueues, type Queues } from "./queue";
@@ -23,6 +24,8 @@ export interface Deps {
   queues: Queues;
   /** Key revocations and plan changes, announced by other processes. */
   authEvents: AuthEvents;
+  /** Completion of jobs a request waits for (reference lookups). */
+  jobEvents: JobEvents;
 }
 
 export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "log">> = {}): Deps {
@@ -38,12 +41,14 @@ export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "lo
     // BullMQ producers share the fail-fast connection: an enqueue during an outage errors (→ 503) instead of hanging.
     queues: createQueues(redis, env.REDIS_PREFIX),
     authEvents: createAuthEvents(redisUrl(env), env.REDIS_PREFIX, redis),
+    jobEvents: createJobEvents(redisUrl(env), env.REDIS_PREFIX),
   };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {
   await closeQueues(deps.queues).catch(() => {});
   await deps.authEvents.close();
+  await deps.jobEvents.close().catch(() => {});
   await deps.sql.end({ timeout: 5 });
   deps.redis.disconnect();
 }

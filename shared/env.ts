@@ -32,6 +32,16 @@ export const EnvSchema = T.Object({
     [T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error"), T.Literal("silent")],
     { default: "info" },
   ),
+  RXNAV_BASE_URL: T.String({ default: "https://rxnav.nlm.nih.gov/REST", description: "RxNav REST API base." }),
+  OPENFDA_BASE_URL: T.String({ default: "https://api.fda.gov", description: "openFDA API base." }),
+  /** Optional: raises openFDA's limits (240 requests/minute, 120,000/day per key instead of 1,000/day per IP). */
+  OPENFDA_API_KEY: T.Optional(T.String()),
+  /** One upstream HTTP call's time limit; a timeout counts as a transient failure and is retried. */
+  UPSTREAM_TIMEOUT_MS: T.Integer({ minimum: 50, maximum: 120_000, default: 8000 }),
+  /** How long a request waits for a queued reference lookup before answering from the stale cache or 502. */
+  REFERENCE_WAIT_MS: T.Integer({ minimum: 100, maximum: 120_000, default: 20_000 }),
+  /** How long a cached reference answer is served without asking the upstream again. */
+  REFERENCE_CACHE_TTL_HOURS: T.Number({ minimum: 0, maximum: 24 * 365, default: 168 }),
   /** Overrides every queue's concurrency (per worker process); unset → the per-queue defaults in jobs.ts. */
   WORKER_CONCURRENCY: T.Optional(T.Integer({ minimum: 1, maximum: 512 })),
 });

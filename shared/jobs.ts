@@ -2,6 +2,7 @@ import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 import type { JobsOptions } from "bullmq";
 import { ConditionBatchSchema } from "./conditions/term";
 import { SourcePaperSchema } from "./papers/record";
+import { LabelQuerySchema, MedicationQuerySchema } from "./references/queries";
 
 /**
  * Every background job, declared once: its queue, payload schema and options. Producers validate
@@ -16,7 +17,7 @@ interface JobSpec<S extends TSchema> {
   everyMs?: number;
 }
 
-export const QUEUES = ["maintenance", "papers", "conditions"] as const;
+export const QUEUES = ["maintenance", "papers", "rxnav", "openfda", "conditions"] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 /**
@@ -24,7 +25,23 @@ export type QueueName = (typeof QUEUES)[number];
  * queued together into one indexing batch, whose fixed cost dominates small batches; eight paper
  * jobs in flight give it enough to merge.
  */
-export const QUEUE_CONCURRENCY: Record<QueueName, number> = { maintenance: 1, papers: 8, conditions: 4 };
+export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
+  maintenance: 1,
+  papers: 8,
+  rxnav: 4,
+  openfda: 4,
+  conditions: 4,
+};
+
+/**
+ * BullMQ's limiter per queue (jobs started per `duration` ms, across every worker process), set so
+ * each upstream's published limit holds: one RxNav lookup makes at most 6 calls (RxNav allows 20
+ * per second per IP), one openFDA lookup at most 3 (openFDA allows 240 per minute per key or IP).
+ */
+export const QUEUE_LIMITERS: Partial<Record<QueueName, { max: number; duration: number }>> = {
+  rxnav: { max: 3, duration: 1000 },
+  openfda: { max: 80, duration: 60_000 },
+};
 
 /** Largest paper batch one job carries (≈ 1.7 MB of JSON when every record has an abstract). */
 export const PAPER_BATCH_MAX = 1000;
@@ -50,6 +67,19 @@ export const JOBS = {
     queue: "papers",
     payload: T.Object({ after: T.String({ maxLength: 64 }), through: T.String({ minLength: 1, maxLength: 64 }) }),
     options: { attempts: 5, backoff: { type: "exponential", delay: 2000 }, ...keepHistory },
+  },
+  /** Looks a medication up in RxNav (name, RxCUI or NDC); caches the result in PostgreSQL. */
+  "references.rxnav-lookup": {
+    queue: "rxnav",
+    payload: MedicationQuerySchema,
+    // Transient upstream failures retry with backoff; the API waits a bounded time and falls back to the cache.
+    options: { attempts: 3, backoff: { type: "exponential", delay: 500 }, ...keepHistory },
+  },
+  /** Finds the openFDA label for RxNav's concepts (by RxCUI, then by name); caches it in PostgreSQL. */
+  "references.openfda-lookup": {
+    queue: "openfda",
+    payload: LabelQuerySchema,
+    options: { attempts: 3, backoff: { type: "exponential", delay: 500 }, ...keepHistory },
   },
   /** Upserts a batch of MONDO terms into PostgreSQL and Meilisearch and removes obsolete ones (idempotent). */
   "conditions.index-batch": {

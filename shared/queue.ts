@@ -17,7 +17,7 @@ export async function enqueue<N extends JobName>(
   queues: Queues,
   name: N,
   payload: JobPayload<N>,
-  options: { jobId?: string } = {},
+  options: { jobId?: string; deduplicationId?: string } = {},
 ) {
   const spec = JOBS[name];
   if (!Value.Check(spec.payload, payload)) {
@@ -25,7 +25,12 @@ export async function enqueue<N extends JobName>(
     throw new AppError("INTERNAL", `Invalid payload for job ${name}: ${first?.path} ${first?.message}`);
   }
   if (options.jobId?.includes(":")) throw new AppError("INTERNAL", "BullMQ job ids must not contain ':'");
-  return queues[spec.queue].add(name, payload, { ...spec.options, ...(options.jobId ? { jobId: options.jobId } : {}) });
+  return queues[spec.queue].add(name, payload, {
+    ...spec.options,
+    ...(options.jobId ? { jobId: options.jobId } : {}),
+    // While a job with this id waits or runs, adding another returns that job instead.
+    ...(options.deduplicationId ? { deduplication: { id: options.deduplicationId } } : {}),
+  });
 }
 
 /** Registers the repeatable jobs of the catalog (idempotent: schedulers are upserted by name). */

@@ -3,7 +3,7 @@ import { type Job, UnrecoverableError, Worker } from "bullmq";
 import type { Deps } from "../shared/deps";
 import { redisUrl } from "../shared/env";
 import { AppError } from "../shared/errors";
-import { isJobName, JOBS, QUEUE_CONCURRENCY, QUEUES } from "../shared/jobs";
+import { isJobName, JOBS, QUEUE_CONCURRENCY, QUEUE_LIMITERS, QUEUES, type QueueName } from "../shared/jobs";
 import { scheduleRepeatableJobs } from "../shared/queue";
 import { createRedis, type Redis } from "../shared/redis";
 import "../shared/formats";
@@ -17,7 +17,10 @@ export interface Workers {
  * Starts one BullMQ worker per queue. Each job is re-validated against the catalog; a client
  * error (bad payload, AppError below 500) is an UnrecoverableError so BullMQ does not retry it.
  */
-export async function startWorkers(deps: Deps, options: { concurrency?: number } = {}): Promise<Workers> {
+export async function startWorkers(
+  deps: Deps,
+  options: { concurrency?: number; queues?: readonly QueueName[] } = {},
+): Promise<Workers> {
   // Blocking commands need their own connection with maxRetriesPerRequest: null.
   const connection: Redis = createRedis(redisUrl(deps.env), "worker");
   const log = deps.log.child({ component: "workers" });
@@ -32,14 +35,16 @@ export async function startWorkers(deps: Deps, options: { concurrency?: number }
       throw error;
     }
   };
-  const workers = QUEUES.map(
-    (queue) =>
-      new Worker(queue, process, {
-        connection,
-        prefix: deps.env.REDIS_PREFIX,
-        concurrency: options.concurrency ?? deps.env.WORKER_CONCURRENCY ?? QUEUE_CONCURRENCY[queue],
-      }),
-  );
+  const queues = options.queues ?? QUEUES;
+  const workers = queues.map((queue) => {
+    const limiter = QUEUE_LIMITERS[queue];
+    return new Worker(queue, process, {
+      connection,
+      prefix: deps.env.REDIS_PREFIX,
+      concurrency: options.concurrency ?? deps.env.WORKER_CONCURRENCY ?? QUEUE_CONCURRENCY[queue],
+      ...(limiter ? { limiter } : {}),
+    });
+  });
   for (const worker of workers) {
     worker.on("failed", (job, error) =>
       log.warn("job failed", { job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, error }),
@@ -48,7 +53,7 @@ export async function startWorkers(deps: Deps, options: { concurrency?: number }
   }
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   await scheduleRepeatableJobs(deps.queues);
-  log.info("workers started", { queues: QUEUES });
+  log.info("workers started", { queues });
   return {
     async close() {
       // Lets active jobs finish; unfinished ones are picked up again after a restart.

@@ -4,6 +4,7 @@ import type { JobName, JobPayload } from "../../shared/jobs";
 import { indexConditionBatch } from "./conditions";
 import { flushKeyUsage } from "./maintenance";
 import { indexPaperBatch, reindexPaperRange } from "./papers";
+import { openFdaLookup, rxnavLookup } from "./references";
 
 type Processor<N extends JobName> = (deps: Deps, payload: JobPayload<N>, job: Job) => Promise<unknown>;
 
@@ -12,5 +13,7 @@ export const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "maintenance.flush-key-usage": (deps) => flushKeyUsage(deps),
   "papers.index-batch": (deps, payload) => indexPaperBatch(deps, payload),
   "papers.reindex-range": (deps, payload) => reindexPaperRange(deps, payload),
+  "references.rxnav-lookup": (deps, payload) => rxnavLookup(deps, payload),
+  "references.openfda-lookup": (deps, payload) => openFdaLookup(deps, payload),
   "conditions.index-batch": (deps, payload) => indexConditionBatch(deps, payload),
 };
