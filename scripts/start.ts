@@ -8,6 +8,7 @@ import { listenUrl, loadEnv, publicUrl } from "../shared/env";
 import { prepareInfrastructure } from "./lib/boot";
 import { type Managed, StartupError, stopAll, waitFor } from "./lib/processes";
 import { seedDemo, seedDemoPapers } from "./lib/seed";
+import { seedDemoReferences } from "./lib/seedReferences";
 
 const say = (line = "") => process.stdout.write(`${line}\n`);
 /** Everything this run started, stopped in reverse order on exit or failure. */
@@ -31,6 +32,7 @@ async function main() {
   if (infra.migrations.length > 0) say(`Applied migrations: ${infra.migrations.join(", ")}`);
 
   const demo = await seedDemo(infra.env);
+  await seedDemoReferences(infra.env);
   const childEnv = { ...process.env, MEILI_URL: infra.env.MEILI_URL, MEILI_MASTER_KEY: infra.env.MEILI_MASTER_KEY };
   for (const name of ["api", "workers"] as const) {
     const entry = name === "api" ? "api/server.ts" : "workers/main.ts";

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
+import { seedDemoReferences } from "../../scripts/lib/seedReferences";
 import type { Deps } from "../../shared/deps";
 import type { MedicationReference } from "../../shared/references/schemas";
 import { startWorkers, type Workers } from "../../workers/runner";
@@ -220,6 +221,21 @@ describe("medication reference when an upstream fails", () => {
     const response = await lookup("aspirin");
     expect(response.status).toBe(502);
     expect((await errorOf(response)).message).toContain("openFDA");
+  });
+
+  test("offline with the demo seed: the demo drugs answer from recorded labels, other names 502", async () => {
+    expect(await seedDemoReferences(deps.env)).toBe(8);
+    expect(await seedDemoReferences(deps.env)).toBe(0);
+    upstream.mode = "fail";
+    const aspirin = await reference("aspirin");
+    expect(aspirin.cache).toMatchObject({ rxnorm: { state: "fresh" }, fda: { state: "fresh" } });
+    expect(aspirin.rxnorm).toMatchObject({ found: true, rxcui: "1191" });
+    expect(aspirin.rxnorm.source.note).toContain("not a recorded RxNav answer");
+    expect(aspirin.fda).toMatchObject({ found: true, setId: "0025eb89-590c-4451-8a06-b129686cf75a" });
+    expect((await reference("zolpidem")).fda.brandNames).toEqual(["AMBIEN"]);
+    expect((await reference("adalimumab")).fda.sections.boxed_warning).toContain("SERIOUS INFECTIONS");
+    expect(upstream.totalHits("")).toBe(0);
+    expect((await lookup("ibuprofen")).status).toBe(502);
   });
 
   test("free plans get 403 PLAN_REQUIRED", async () => {

@@ -27,3 +27,14 @@ export async function upsertCachedReference(
     values (${entry.source}, ${entry.key}, ${sql.json(entry.value as never)}, ${fetchedAt})
     on conflict (source, key) do update set value = excluded.value, fetched_at = excluded.fetched_at`;
 }
+
+/** Adds an entry unless one exists (demo seeding never overwrites a real answer). */
+export async function insertCachedReferenceIfMissing(
+  sql: Db,
+  entry: { source: ReferenceSource; key: string; value: unknown },
+): Promise<boolean> {
+  const result = await sql`
+    insert into reference_cache (source, key, value) values (${entry.source}, ${entry.key}, ${sql.json(entry.value as never)})
+    on conflict (source, key) do nothing`;
+  return result.count === 1;
+}

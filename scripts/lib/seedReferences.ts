@@ -1,0 +1,27 @@
+import { join } from "node:path";
+import { insertCachedReferenceIfMissing, type ReferenceSource } from "../../shared/db/repositories/referenceCache";
+import { createSql } from "../../shared/db/sql";
+import { databaseUrl, type Env } from "../../shared/env";
+
+/** Labels recorded from openFDA and constructed RxNorm concepts (shared/data/medications/PROVENANCE.md). */
+export const DEMO_REFERENCES = join(import.meta.dir, "../../shared/data/medications/demo-cache.json.gz");
+
+/**
+ * Loads the demo reference cache so medication lookups of the demo drugs answer without network.
+ * Existing entries (real answers) are kept. Returns how many entries were added.
+ */
+export async function seedDemoReferences(env: Env, file = DEMO_REFERENCES): Promise<number> {
+  const entries = JSON.parse(new TextDecoder().decode(Bun.gunzipSync(await Bun.file(file).bytes()))) as {
+    source: ReferenceSource;
+    key: string;
+    value: unknown;
+  }[];
+  const sql = createSql(databaseUrl(env), { max: 1 });
+  try {
+    let added = 0;
+    for (const entry of entries) if (await insertCachedReferenceIfMissing(sql, entry)) added += 1;
+    return added;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
