@@ -1,7 +1,7 @@
-import { baseArxivId } from "../shared/papers/record";
-import type { Meilisearch } from "./client";
-import { fromPaperDocument, type PaperDocument, paperKey, SEARCHABLE_FIELDS } from "./papers";
-import { emptyPage, MAX_REACHABLE_HITS, type PaperPage } from "./searchPapers";
+import { baseArxivId, type Paper } from "../shared/papers/record";
+import { type Meilisearch, searchIndex } from "./client";
+import { PAPER_FIELDS, paperKey, SEARCHABLE_FIELDS } from "./papers";
+import { emptyPage, MAX_REACHABLE_HITS, type PaperPage, toPage } from "./searchPapers";
 import { indexUid } from "./settings";
 
 export const FILTER_KEYS = ["all", "id", "ti", "au", "abs", "cat", "jr", "co", "rn"] as const;
@@ -99,6 +99,44 @@ export function plan(filters: Filters): { texts: TextCondition[]; exact: string[
   return { texts, exact };
 }
 
+interface SearchPlan {
+  texts: TextCondition[];
+  base: { filter?: string; sort?: string[]; matchingStrategy: "all" };
+  offset: number;
+}
+
+function searchPlan(query: AdvancedQuery): SearchPlan {
+  const { texts, exact: fieldFilters } = plan(query.filters);
+  const exact = [...fieldFilters, ...dateFilters(query.dates ?? {})];
+  const sort =
+    query.sortBy === "relevance"
+      ? undefined
+      : [`${SORT_FIELD[query.sortBy]}:${query.sortOrder === "ascending" ? "asc" : "desc"}`];
+  const filter = exact.length > 0 ? exact.join(" AND ") : undefined;
+  return { texts, base: { filter, sort, matchingStrategy: "all" }, offset: query.page * query.limit };
+}
+
+/**
+ * The one Meilisearch search of a fielded query with at most one text condition (the common case),
+ * or undefined when there are several. The bench sends the same bodies straight to Meilisearch.
+ */
+export function fieldedSearchBody(query: AdvancedQuery): object | undefined {
+  return singleSearchBody(searchPlan(query), query);
+}
+
+function singleSearchBody({ texts, base, offset }: SearchPlan, query: AdvancedQuery): object | undefined {
+  if (texts.length > 1) return undefined;
+  const [text] = texts;
+  return {
+    q: text?.q ?? "",
+    ...base,
+    ...(text ? { attributesToSearchOn: text.on } : {}),
+    attributesToRetrieve: PAPER_FIELDS,
+    offset,
+    limit: Math.min(query.limit + 1, MAX_REACHABLE_HITS - offset),
+  };
+}
+
 /**
  * Fielded search. One text condition (the common case) is a single Meilisearch query with the exact
  * filters and the sort; several are intersected here, in the order of the first, since Meilisearch
@@ -109,39 +147,25 @@ export async function searchAdvanced(
   indexPrefix: string,
   query: AdvancedQuery,
 ): Promise<PaperPage> {
-  const index = meili.index<PaperDocument>(indexUid(indexPrefix, "papers"));
-  const { texts, exact: fieldFilters } = plan(query.filters);
-  const exact = [...fieldFilters, ...dateFilters(query.dates ?? {})];
-  const offset = query.page * query.limit;
+  const uid = indexUid(indexPrefix, "papers");
+  const planned = searchPlan(query);
+  const { texts, base, offset } = planned;
   if (offset >= MAX_REACHABLE_HITS) return emptyPage(query.page, query.limit);
-  const sort =
-    query.sortBy === "relevance"
-      ? undefined
-      : [`${SORT_FIELD[query.sortBy]}:${query.sortOrder === "ascending" ? "asc" : "desc"}`];
-  const filter = exact.length > 0 ? exact.join(" AND ") : undefined;
-  const base = { filter, sort, matchingStrategy: "all" as const };
-
-  if (texts.length <= 1) {
-    const [text] = texts;
-    const result = await index.search(text?.q ?? "", {
-      ...base,
-      ...(text ? { attributesToSearchOn: text.on } : {}),
-      offset,
-      limit: Math.min(query.limit + 1, MAX_REACHABLE_HITS - offset),
-    });
-    return withHighlights(index, await toPage(result.hits, query), texts, query.highlight);
+  const single = singleSearchBody(planned, query);
+  if (single) {
+    const result = await searchIndex<Paper>(meili, uid, single);
+    return withHighlights(meili, uid, toPage(result.hits, query.page, query.limit), texts, query.highlight);
   }
 
   const lists = await Promise.all(
     texts.map((text) =>
-      index
-        .search(text.q, {
-          ...base,
-          attributesToSearchOn: text.on,
-          limit: MAX_REACHABLE_HITS,
-          attributesToRetrieve: ["pk"],
-        })
-        .then((result) => result.hits.map((hit) => hit.pk)),
+      searchIndex<{ pk: string }>(meili, uid, {
+        q: text.q,
+        ...base,
+        attributesToSearchOn: text.on,
+        limit: MAX_REACHABLE_HITS,
+        attributesToRetrieve: ["pk"],
+      }).then((result) => result.hits.map((hit) => hit.pk)),
     ),
   );
   const [first = [], ...rest] = lists;
@@ -149,26 +173,32 @@ export async function searchAdvanced(
   const matching = first.filter((pk) => others.every((set) => set.has(pk)));
   const window = matching.slice(offset, offset + query.limit + 1);
   if (window.length === 0) return emptyPage(query.page, query.limit);
-  const found = await index.search("", {
+  const found = await searchIndex<Paper>(meili, uid, {
+    q: "",
     filter: `pk IN [${window.map(quote).join(", ")}]`,
+    attributesToRetrieve: PAPER_FIELDS,
     limit: window.length,
   });
-  const byKey = new Map(found.hits.map((hit) => [hit.pk, hit]));
-  const page = toPage(
-    window.map((pk) => byKey.get(pk)).filter((hit): hit is PaperDocument => hit !== undefined),
-    query,
-  );
-  return withHighlights(index, page, texts, query.highlight);
+  const byKey = new Map(found.hits.map((hit) => [paperKey(hit.id), hit]));
+  const hits = window.map((pk) => byKey.get(pk)).filter((hit): hit is Paper => hit !== undefined);
+  return withHighlights(meili, uid, toPage(hits, query.page, query.limit), texts, query.highlight);
 }
 
 export type Highlights = Record<string, string>;
+
+interface HighlightHit {
+  id: string;
+  _formatted?: Record<string, unknown>;
+  _matchesPosition?: Record<string, unknown>;
+}
 
 /**
  * Adds `highlight` to each paper of a page: for every text condition, one search restricted to the
  * page's papers returns Meilisearch's formatted fields; only fields that actually matched are kept.
  */
 async function withHighlights(
-  index: ReturnType<Meilisearch["index"]>,
+  meili: Meilisearch,
+  uid: string,
   page: PaperPage,
   texts: TextCondition[],
   wanted: boolean | undefined,
@@ -177,7 +207,8 @@ async function withHighlights(
   const highlights = new Map<string, Highlights>(page.data.map((paper) => [paper.id, {}]));
   const keys = page.data.map((paper) => quote(paperKey(paper.id)));
   for (const text of texts) {
-    const result = await index.search(text.q, {
+    const result = await searchIndex<HighlightHit>(meili, uid, {
+      q: text.q,
       attributesToSearchOn: text.on,
       matchingStrategy: "all",
       filter: `pk IN [${keys.join(", ")}]`,
@@ -190,7 +221,7 @@ async function withHighlights(
     });
     for (const hit of result.hits) {
       const target = highlights.get(String(hit.id));
-      const formatted = (hit._formatted ?? {}) as Record<string, unknown>;
+      const formatted = hit._formatted ?? {};
       for (const field of Object.keys(hit._matchesPosition ?? {})) {
         const name = field.split(".")[0] as string;
         const value = formatted[name];
@@ -203,12 +234,4 @@ async function withHighlights(
     }
   }
   return { ...page, data: page.data.map((paper) => ({ ...paper, highlight: highlights.get(paper.id) ?? {} })) };
-}
-
-function toPage(hits: PaperDocument[], query: AdvancedQuery): PaperPage {
-  const hasMore = hits.length > query.limit;
-  return {
-    data: hits.slice(0, query.limit).map(fromPaperDocument),
-    pagination: { page: query.page, limit: query.limit, hasMore, nextPage: hasMore ? query.page + 1 : null },
-  };
 }

@@ -3,9 +3,51 @@ import { Meilisearch } from "meilisearch";
 export type { Meilisearch };
 
 /**
- * Keep-alive is off on purpose: with it, responses over ~1-2 KB wait ~44 ms on a delayed ACK
- * (Meilisearch sends headers and body in separate segments); without it a search takes ~1 ms here.
+ * Every request asks Meilisearch for an uncompressed body. Bun's fetch sends
+ * `Accept-Encoding: gzip, deflate, br, zstd` by default; Meilisearch then brotli-compresses each
+ * response as a chunked stream. Measured here on 145k papers: that doubles Meilisearch's CPU per
+ * search (~4 → ~2 ms on 2 cores) and its separately written chunks wait ~44 ms on the client's
+ * delayed ACK over keep-alive (the "keep-alive stall"). Uncompressed responses carry a
+ * Content-Length and go out in one write, so keep-alive is safe and connections are reused.
  */
+const IDENTITY = { "Accept-Encoding": "identity" } as const;
+
 export function createMeili(host: string, apiKey: string | undefined): Meilisearch {
-  return new Meilisearch({ host, ...(apiKey ? { apiKey } : {}), requestInit: { keepalive: false } });
+  return new Meilisearch({ host, ...(apiKey ? { apiKey } : {}), requestInit: { headers: IDENTITY } });
+}
+
+interface SearchTarget {
+  base: string;
+  headers: Record<string, string>;
+}
+
+const targets = new WeakMap<Meilisearch, SearchTarget>();
+
+function targetOf(meili: Meilisearch): SearchTarget {
+  let target = targets.get(meili);
+  if (!target) {
+    const { host, apiKey } = meili.config;
+    const headers: Record<string, string> = { ...IDENTITY, "Content-Type": "application/json" };
+    if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
+    target = { base: `${host.replace(/\/+$/, "")}/indexes/`, headers };
+    targets.set(meili, target);
+  }
+  return target;
+}
+
+/**
+ * `POST /indexes/{uid}/search` without the JS client: the API's hot path. The client builds a URL,
+ * Headers, an AbortController and a copy of its options per call, about 0.2–0.4 ms of CPU per
+ * search here; this is one fetch with prebuilt headers. Search is read-only, so a request that fails
+ * before any answer (a pooled keep-alive connection the server closed meanwhile) is sent once more.
+ */
+export async function searchIndex<Hit>(meili: Meilisearch, uid: string, body: object): Promise<{ hits: Hit[] }> {
+  const { base, headers } = targetOf(meili);
+  const init = { method: "POST", headers, body: JSON.stringify(body) };
+  const url = `${base}${encodeURIComponent(uid)}/search`;
+  const response = await fetch(url, init).catch(() => fetch(url, init));
+  if (!response.ok) {
+    throw new Error(`Meilisearch search on ${uid} answered ${response.status}: ${await response.text()}`);
+  }
+  return (await response.json()) as { hits: Hit[] };
 }

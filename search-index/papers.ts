@@ -1,5 +1,5 @@
 import type { Settings } from "meilisearch";
-import type { Paper } from "../shared/papers/record";
+import { type Paper, PaperSchema } from "../shared/papers/record";
 
 /** Meilisearch primary keys allow only `[A-Za-z0-9_-]`; arXiv ids use `.` and `/`, which never meet `_`. */
 export function paperKey(id: string): string {
@@ -28,6 +28,12 @@ export function toPaperDocument(paper: Paper): PaperDocument {
     updatedTs: Date.parse(paper.lastUpdatedDate),
   };
 }
+
+/**
+ * The API record's fields. Searches retrieve only these, so a hit is already the API's paper: the
+ * search-only fields are neither serialised by Meilisearch, nor sent, parsed and stripped here.
+ */
+export const PAPER_FIELDS = Object.keys(PaperSchema.properties);
 
 /** Strips the search-only fields again, so a search hit is exactly the API's paper record. */
 export function fromPaperDocument(document: PaperDocument): Paper {

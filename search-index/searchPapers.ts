@@ -1,6 +1,7 @@
 import type { PaperPage } from "../shared/papers/page";
-import type { Meilisearch } from "./client";
-import { fromPaperDocument, type PaperDocument } from "./papers";
+import type { Paper } from "../shared/papers/record";
+import { type Meilisearch, searchIndex } from "./client";
+import { PAPER_FIELDS } from "./papers";
 import { indexUid } from "./settings";
 
 export type { PaperPage };
@@ -23,17 +24,31 @@ export async function searchTitles(
 ): Promise<PaperPage> {
   const offset = input.page * input.limit;
   if (offset >= MAX_REACHABLE_HITS) return emptyPage(input.page, input.limit);
-  const result = await meili.index<PaperDocument>(indexUid(indexPrefix, "papers")).search(input.q, {
+  const result = await searchIndex<Paper>(
+    meili,
+    indexUid(indexPrefix, "papers"),
+    titleSearchBody(input.q, offset, input.limit),
+  );
+  return toPage(result.hits, input.page, input.limit);
+}
+
+/** What title search sends to Meilisearch (the bench sends the same bodies straight to Meilisearch). */
+export function titleSearchBody(q: string, offset: number, limit: number) {
+  return {
+    q,
     attributesToSearchOn: ["title"],
+    attributesToRetrieve: PAPER_FIELDS,
     matchingStrategy: "all",
     offset,
-    limit: Math.min(input.limit + 1, MAX_REACHABLE_HITS - offset),
-  });
-  const hasMore = result.hits.length > input.limit;
-  return {
-    data: result.hits.slice(0, input.limit).map(fromPaperDocument),
-    pagination: { page: input.page, limit: input.limit, hasMore, nextPage: hasMore ? input.page + 1 : null },
+    limit: Math.min(limit + 1, MAX_REACHABLE_HITS - offset),
   };
+}
+
+/** A page from up to `limit + 1` hits: the extra one only says whether there is a next page. */
+export function toPage(hits: Paper[], page: number, limit: number): PaperPage {
+  const hasMore = hits.length > limit;
+  if (hasMore) hits.length = limit;
+  return { data: hits, pagination: { page, limit, hasMore, nextPage: hasMore ? page + 1 : null } };
 }
 
 export function emptyPage(page: number, limit: number): PaperPage {
