@@ -230,6 +230,7 @@ describe("operability", () => {
         "/api/v1/health/trackers/{trackerId}/entries",
         "/api/v1/health/trackers/{trackerId}/export",
         "/api/v1/health/trackers/{trackerId}/summary",
+        "/api/v1/health/medication",
         "/api/v1/papers/search",
         "/api/mcp",
       ]),
