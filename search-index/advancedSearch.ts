@@ -1,7 +1,15 @@
 import { baseArxivId, type Paper } from "../shared/papers/record";
-import { type Meilisearch, searchIndex } from "./client";
+import { type Meilisearch, searchHitsJson, searchIndex } from "./client";
 import { PAPER_FIELDS, paperKey, SEARCHABLE_FIELDS } from "./papers";
-import { emptyPage, MAX_REACHABLE_HITS, type PaperPage, toPage } from "./searchPapers";
+import {
+  emptyPage,
+  jsonPage,
+  MAX_REACHABLE_HITS,
+  type PageMeta,
+  type PaperPage,
+  type PaperPageJson,
+  pageWindow,
+} from "./searchPapers";
 import { indexUid } from "./settings";
 
 export const FILTER_KEYS = ["all", "id", "ti", "au", "abs", "cat", "jr", "co", "rn"] as const;
@@ -124,7 +132,7 @@ export function fieldedSearchBody(query: AdvancedQuery): object | undefined {
   return singleSearchBody(searchPlan(query), query);
 }
 
-function singleSearchBody({ texts, base, offset }: SearchPlan, query: AdvancedQuery): object | undefined {
+function singleSearchBody({ texts, base }: SearchPlan, query: AdvancedQuery): object | undefined {
   if (texts.length > 1) return undefined;
   const [text] = texts;
   return {
@@ -132,29 +140,31 @@ function singleSearchBody({ texts, base, offset }: SearchPlan, query: AdvancedQu
     ...base,
     ...(text ? { attributesToSearchOn: text.on } : {}),
     attributesToRetrieve: PAPER_FIELDS,
-    offset,
-    limit: Math.min(query.limit + 1, MAX_REACHABLE_HITS - offset),
+    ...pageWindow(query.page, query.limit),
   };
 }
 
 /**
  * Fielded search. One text condition (the common case) is a single Meilisearch query with the exact
  * filters and the sort; several are intersected here, in the order of the first, since Meilisearch
- * takes one query per search. One extra hit makes `hasMore` exact either way.
+ * takes one query per search. `hasMore` is exact either way: from Meilisearch's exhaustive count, or
+ * from one extra id of the intersection.
  */
 export async function searchAdvanced(
   meili: Meilisearch,
   indexPrefix: string,
   query: AdvancedQuery,
-): Promise<PaperPage> {
+): Promise<PaperPageJson> {
   const uid = indexUid(indexPrefix, "papers");
   const planned = searchPlan(query);
   const { texts, base, offset } = planned;
   if (offset >= MAX_REACHABLE_HITS) return emptyPage(query.page, query.limit);
   const single = singleSearchBody(planned, query);
   if (single) {
-    const result = await searchIndex<Paper>(meili, uid, single);
-    return withHighlights(meili, uid, toPage(result.hits, query.page, query.limit), texts, query.highlight);
+    const page = jsonPage(await searchHitsJson<PageMeta>(meili, uid, single), query.page, query.limit);
+    if (!query.highlight || page.data === "[]") return page;
+    const papers = JSON.parse(page.data) as Paper[];
+    return toJson(await withHighlights(meili, uid, { data: papers, pagination: page.pagination }, texts));
   }
 
   const lists = await Promise.all(
@@ -181,7 +191,16 @@ export async function searchAdvanced(
   });
   const byKey = new Map(found.hits.map((hit) => [paperKey(hit.id), hit]));
   const hits = window.map((pk) => byKey.get(pk)).filter((hit): hit is Paper => hit !== undefined);
-  return withHighlights(meili, uid, toPage(hits, query.page, query.limit), texts, query.highlight);
+  const hasMore = hits.length > query.limit;
+  const page: PaperPage = {
+    data: hits.slice(0, query.limit),
+    pagination: { page: query.page, limit: query.limit, hasMore, nextPage: hasMore ? query.page + 1 : null },
+  };
+  return toJson(query.highlight ? await withHighlights(meili, uid, page, texts) : page);
+}
+
+function toJson(page: PaperPage): PaperPageJson {
+  return { data: JSON.stringify(page.data), pagination: page.pagination };
 }
 
 export type Highlights = Record<string, string>;
@@ -201,9 +220,8 @@ async function withHighlights(
   uid: string,
   page: PaperPage,
   texts: TextCondition[],
-  wanted: boolean | undefined,
 ): Promise<PaperPage> {
-  if (!wanted || page.data.length === 0) return page;
+  if (page.data.length === 0) return page;
   const highlights = new Map<string, Highlights>(page.data.map((paper) => [paper.id, {}]));
   const keys = page.data.map((paper) => quote(paperKey(paper.id)));
   for (const text of texts) {

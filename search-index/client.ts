@@ -35,19 +35,48 @@ function targetOf(meili: Meilisearch): SearchTarget {
   return target;
 }
 
-/**
- * `POST /indexes/{uid}/search` without the JS client: the API's hot path. The client builds a URL,
- * Headers, an AbortController and a copy of its options per call, about 0.2–0.4 ms of CPU per
- * search here; this is one fetch with prebuilt headers. Search is read-only, so a request that fails
- * before any answer (a pooled keep-alive connection the server closed meanwhile) is sent once more.
- */
-export async function searchIndex<Hit>(meili: Meilisearch, uid: string, body: object): Promise<{ hits: Hit[] }> {
+async function postSearch(meili: Meilisearch, uid: string, body: object): Promise<string> {
   const { base, headers } = targetOf(meili);
   const init = { method: "POST", headers, body: JSON.stringify(body) };
   const url = `${base}${encodeURIComponent(uid)}/search`;
+  // Search is read-only, so a request that fails before any answer (a pooled keep-alive connection
+  // the server closed meanwhile) is sent once more.
   const response = await fetch(url, init).catch(() => fetch(url, init));
-  if (!response.ok) {
-    throw new Error(`Meilisearch search on ${uid} answered ${response.status}: ${await response.text()}`);
+  const text = await response.text();
+  if (!response.ok) throw new Error(`Meilisearch search on ${uid} answered ${response.status}: ${text}`);
+  return text;
+}
+
+/**
+ * `POST /indexes/{uid}/search` without the JS client: the API's hot path. The client builds a URL,
+ * Headers, an AbortController and a copy of its options per call, about 0.2–0.4 ms of CPU per
+ * search here; this is one fetch with prebuilt headers.
+ */
+export async function searchIndex<Hit>(meili: Meilisearch, uid: string, body: object): Promise<{ hits: Hit[] }> {
+  return JSON.parse(await postSearch(meili, uid, body)) as { hits: Hit[] };
+}
+
+const HITS_START = '{"hits":[';
+const HITS_END = '],"query":';
+
+/**
+ * A search whose hits stay JSON text: the API returns Meilisearch's bytes for them instead of
+ * parsing ~25 KB per page and serialising it again (together about 0.3 ms of the API's ~0.8 ms of
+ * CPU per search here). Meilisearch writes `hits` first and `query` right after it; inside the hits
+ * the text `],"query":` cannot occur, since string contents escape their quotes and no retrieved
+ * field is called `query`. The other keys (`totalHits`, …) are parsed from the short rest. A body
+ * of another layout is parsed as a whole, so a Meilisearch upgrade that changes it stays correct.
+ */
+export async function searchHitsJson<Meta>(
+  meili: Meilisearch,
+  uid: string,
+  body: object,
+): Promise<{ hits: string; meta: Meta }> {
+  const text = await postSearch(meili, uid, body);
+  const end = text.startsWith(HITS_START) ? text.indexOf(HITS_END) : -1;
+  if (end === -1) {
+    const { hits, ...meta } = JSON.parse(text) as { hits: unknown[] };
+    return { hits: JSON.stringify(hits), meta: meta as Meta };
   }
-  return (await response.json()) as { hits: Hit[] };
+  return { hits: text.slice(HITS_START.length - 1, end + 1), meta: JSON.parse(`{${text.slice(end + 2)}`) as Meta };
 }

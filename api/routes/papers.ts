@@ -12,7 +12,7 @@ import { findPaperById } from "../../shared/db/repositories/papers";
 import type { Deps } from "../../shared/deps";
 import { AppError } from "../../shared/errors";
 import { isArxivId } from "../../shared/papers/ids";
-import { PaginationSchema, PaperPageSchema } from "../../shared/papers/page";
+import { PaginationSchema, type PaperPageJson, PaperPageSchema, pageJson } from "../../shared/papers/page";
 import { baseArxivId, PaperSchema } from "../../shared/papers/record";
 import { unavailable } from "../../shared/services/unavailable";
 import { callerOf } from "../requestState";
@@ -128,6 +128,17 @@ function checkDates(body: DateRanges): DateRanges {
   return dates;
 }
 
+/**
+ * Search pages go out as prebuilt JSON: the papers are Meilisearch's own bytes (see PaperPageJson),
+ * so they are neither parsed nor serialised again. Elysia does not re-check a Response against the
+ * route's response schema, which stays as documentation; the papers are stored only from validated
+ * records (`toPaper`) and retrieved with exactly the record's fields, which the search tests compare
+ * against the source records.
+ */
+function pageResponse(page: PaperPageJson, extra?: Record<string, unknown>): Response {
+  return new Response(pageJson(page, extra), { headers: { "Content-Type": "application/json;charset=utf-8" } });
+}
+
 const SORT_ORDERS: Record<string, SortOrder> = {
   ascending: "ascending",
   asc: "ascending",
@@ -149,9 +160,12 @@ export function paperRoutes(deps: Pick<Deps, "sql" | "meili" | "plans" | "env">)
         }
         const { principal } = callerOf(request);
         const limit = Math.min(query.limit ?? 20, deps.plans[principal.plan].maxPageSize);
-        return searchTitles(deps.meili, deps.env.MEILI_INDEX_PREFIX, { q, page: query.page ?? 0, limit }).catch(
-          unavailable("Meilisearch"),
-        );
+        const page = await searchTitles(deps.meili, deps.env.MEILI_INDEX_PREFIX, {
+          q,
+          page: query.page ?? 0,
+          limit,
+        }).catch(unavailable("Meilisearch"));
+        return pageResponse(page);
       },
       {
         query: t.Object({
@@ -198,7 +212,7 @@ export function paperRoutes(deps: Pick<Deps, "sql" | "meili" | "plans" | "env">)
           sortBy,
           sortOrder,
         }).catch(unavailable("Meilisearch"));
-        return { ...result, query: { filters: filters as Record<string, string>, ...dates, sortBy, sortOrder } };
+        return pageResponse(result, { query: { filters, ...dates, sortBy, sortOrder } });
       },
       {
         body: AdvancedBody,

@@ -11,3 +11,19 @@ export const PaginationSchema = T.Object({
 
 export const PaperPageSchema = T.Object({ data: T.Array(PaperSchema), pagination: PaginationSchema });
 export type PaperPage = Static<typeof PaperPageSchema>;
+export type Pagination = Static<typeof PaginationSchema>;
+
+/**
+ * A page whose `data` is already the JSON text of its papers (Meilisearch's own bytes), so the API
+ * answers without parsing and re-serialising them. `pageJson` adds the route's other top-level keys.
+ */
+export interface PaperPageJson {
+  data: string;
+  pagination: Pagination;
+}
+
+export function pageJson(page: PaperPageJson, extra: Record<string, unknown> = {}): string {
+  let json = `{"data":${page.data},"pagination":${JSON.stringify(page.pagination)}`;
+  for (const [key, value] of Object.entries(extra)) json += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
+  return `${json}}`;
+}
