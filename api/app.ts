@@ -10,6 +10,7 @@ import { corsPolicy } from "./plugins/cors";
 import { errorHandler } from "./plugins/errors";
 import { requestContext } from "./plugins/requestContext";
 import { accountRoutes } from "./routes/account";
+import { conditionRoutes } from "./routes/health/conditions";
 import { medicationRoutes } from "./routes/health/medication";
 import { profileRoutes } from "./routes/health/profile";
 import { symptomRoutes } from "./routes/health/symptoms";
@@ -61,6 +62,7 @@ export function createApp(deps: Deps) {
     .use(profileRoutes(deps))
     .use(trackerRoutes(deps))
     .use(trackerReportRoutes(deps))
+    .use(conditionRoutes(deps))
     .use(medicationRoutes(deps))
     .use(mcpRoutes(deps));
 }

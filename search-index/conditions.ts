@@ -19,6 +19,8 @@ export interface ConditionDocument {
   otherSynonyms: string[];
   labelKey: string;
   synonymKeys: string[];
+  /** Words in the label: among equally good matches the shorter name is the closer one. */
+  labelWords: number;
   descendants: number;
 }
 
@@ -32,21 +34,23 @@ export function toConditionDocument(term: ConditionTerm): ConditionDocument {
     otherSynonyms: term.synonyms.filter((synonym) => !isExactSynonym(synonym)).map((synonym) => synonym.text),
     labelKey: foldName(term.label),
     synonymKeys: [...new Set(exact.map(foldName))],
+    labelWords: foldName(term.label).split(" ").length,
     descendants: term.descendants,
   };
 }
 
 /**
  * Typo-tolerant (Meilisearch's defaults: one typo from 5 letters, two from 9) with prefix search
- * for candidate lists. The label ranks before synonyms; `descendants:desc` breaks the remaining
- * ties toward the more general term ("diabetes" finds diabetes mellitus before a rare subtype).
+ * for candidate lists. The label ranks before synonyms. Remaining ties go to the more general term
+ * ("diabetes" finds diabetes mellitus before diabetes insipidus, "hiv" HIV infectious disease before
+ * HIV enteropathy), then to the shorter label ("cystic fibrosiss" finds cystic fibrosis first).
  * Exact label/synonym matches are found through the folded keys, not through ranking.
  */
 export const CONDITIONS_SETTINGS: Settings = {
   searchableAttributes: ["label", "exactSynonyms", "otherSynonyms"],
   filterableAttributes: ["labelKey", "synonymKeys"],
   sortableAttributes: [],
-  rankingRules: ["words", "typo", "proximity", "attribute", "exactness", "descendants:desc"],
+  rankingRules: ["words", "typo", "proximity", "attribute", "exactness", "descendants:desc", "labelWords:asc"],
   typoTolerance: { enabled: true },
   facetSearch: false,
   pagination: { maxTotalHits: 1000 },

@@ -11,7 +11,7 @@ export const MondoIdSchema = T.String({ pattern: MONDO_ID_PATTERN, description: 
 export const SYNONYM_SCOPES = ["EXACT", "RELATED", "BROAD", "NARROW"] as const;
 export const SynonymSchema = T.Object({
   text: T.String({ minLength: 1, maxLength: 1000 }),
-  scope: T.Union([...SYNONYM_SCOPES.map((scope) => T.Literal(scope)), T.Null()], {
+  scope: T.Union([T.Literal("EXACT"), T.Literal("RELATED"), T.Literal("BROAD"), T.Literal("NARROW"), T.Null()], {
     description: "OBO synonym scope; null when the source does not say (the JSON Lines extract).",
   }),
 });

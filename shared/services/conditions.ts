@@ -1,0 +1,127 @@
+import type { Meilisearch } from "../../search-index/client";
+import { type ConditionHit, searchConditionCandidates, searchRelatedPapers } from "../../search-index/searchConditions";
+import type { ConditionDetail, ConditionInfo, ConditionLookup, ConditionSearch } from "../conditions/schemas";
+import { type ConditionTerm, isExactSynonym, normalizeMondoId } from "../conditions/term";
+import { mondoLinks, resolveXref } from "../conditions/xrefs";
+import { findConditionById, findConditionLabels, listConditionChildren } from "../db/repositories/conditions";
+import type { Sql } from "../db/sql";
+import { AppError } from "../errors";
+import { unavailable } from "./unavailable";
+
+export interface ConditionsCtx {
+  sql: Sql;
+  meili: Meilisearch;
+  indexPrefix: string;
+}
+
+/**
+ * A ranked (non-exact) match resolves a lookup only when every query word matched a whole word of
+ * the term's label or synonyms with at most this many typos in all. Ranking scores alone cannot
+ * say this: on the 23,305 terms a one-typo match ("diabetis", 0.49) scores far below a prefix
+ * match ("flu" → "flushing of ears…", 0.99) and below a dropped word ("asthma attack", 0.50).
+ * Measurements in docs/conditions-readme-draft.md.
+ */
+export const MAX_TYPOS = 1;
+/** Ranked candidates a lookup considers; the first acceptable one wins. */
+const LOOKUP_CANDIDATES = 10;
+export const PAPERS_DEFAULT = 5;
+const PAPER_FIELDS = ["title", "abstract"];
+/** The label and up to this many exact synonyms are searched in papers (one phrase query each). */
+const PAPER_NAMES_MAX = 5;
+
+const SOURCE = {
+  name: "Mondo Disease Ontology",
+  license: "CC BY 4.0",
+  url: "https://mondo.monarchinitiative.org/",
+} as const;
+
+export function isAcceptable(hit: ConditionHit): boolean {
+  const { allWords, typos, prefixOnly } = hit.closeness;
+  return hit.match !== "ranked" || (allWords && typos <= MAX_TYPOS && !prefixOnly);
+}
+
+/**
+ * Resolves a free-text condition name to one MONDO term, with related papers from our index.
+ * Resolution: an exact (folded) label or exact-synonym match, else the best-ranked acceptable
+ * typo-tolerant match (see MAX_TYPOS); anything else is NOT_FOUND.
+ */
+export async function lookupCondition(
+  ctx: ConditionsCtx,
+  input: { q: string; papers?: number },
+): Promise<ConditionLookup> {
+  const q = input.q.trim();
+  const candidates = await searchConditionCandidates(ctx.meili, ctx.indexPrefix, q, LOOKUP_CANDIDATES).catch(
+    unavailable("Meilisearch"),
+  );
+  const best = candidates.find(isAcceptable);
+  if (!best) throw new AppError("NOT_FOUND", `No condition matches "${q}" closely enough.`);
+  const names = [best.label, ...best.exactSynonyms].slice(0, PAPER_NAMES_MAX);
+  const [info, papers] = await Promise.all([
+    termInfo(ctx, best.id),
+    searchRelatedPapers(ctx.meili, ctx.indexPrefix, names, input.papers ?? PAPERS_DEFAULT).catch(
+      unavailable("Meilisearch"),
+    ),
+  ]);
+  return {
+    query: q,
+    info: { ...info.info, match: { by: best.match, score: best.score } },
+    papers: { query: { names, fields: PAPER_FIELDS }, data: papers },
+  };
+}
+
+/** One term by MONDO id (`MONDO:0004979` or `MONDO_0004979`), with parents and children. */
+export async function getCondition(ctx: ConditionsCtx, mondoId: string): Promise<ConditionDetail> {
+  const id = normalizeMondoId(mondoId);
+  if (!id) throw new AppError("NOT_FOUND", `No condition with id ${mondoId}.`);
+  const [{ info }, children] = await Promise.all([
+    termInfo(ctx, id, mondoId),
+    listConditionChildren(ctx.sql, id).catch(unavailable("PostgreSQL")),
+  ]);
+  return { ...info, children };
+}
+
+/** Ranked candidates for a name: exact matches first (score 1), then typo-tolerant ones by score. */
+export async function searchConditions(
+  ctx: ConditionsCtx,
+  input: { q: string; limit: number },
+): Promise<ConditionSearch> {
+  const q = input.q.trim();
+  const hits = await searchConditionCandidates(ctx.meili, ctx.indexPrefix, q, input.limit).catch(
+    unavailable("Meilisearch"),
+  );
+  return {
+    query: q,
+    data: hits.map((hit) => ({
+      id: hit.id,
+      label: hit.label,
+      match: hit.match,
+      score: hit.score,
+      acceptable: isAcceptable(hit),
+    })),
+  };
+}
+
+async function termInfo(
+  ctx: ConditionsCtx,
+  id: string,
+  asked = id,
+): Promise<{ term: ConditionTerm; info: ConditionInfo }> {
+  const term = await findConditionById(ctx.sql, id).catch(unavailable("PostgreSQL"));
+  if (!term) throw new AppError("NOT_FOUND", `No condition with id ${asked}.`);
+  const labels = await findConditionLabels(ctx.sql, term.parents).catch(unavailable("PostgreSQL"));
+  const labelOf = new Map(labels.map((ref) => [ref.id, ref.label]));
+  return {
+    term,
+    info: {
+      id: term.id,
+      label: term.label,
+      definition: term.definition,
+      // Exact synonyms first: they are names of the condition; the others are only related.
+      synonyms: [...term.synonyms].sort((a, b) => Number(isExactSynonym(b)) - Number(isExactSynonym(a))),
+      xrefs: term.xrefs.map(resolveXref),
+      parents: term.parents.map((parent) => ({ id: parent, label: labelOf.get(parent) ?? null })),
+      links: mondoLinks(term.id),
+      source: SOURCE,
+    },
+  };
+}
