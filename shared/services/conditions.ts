@@ -1,7 +1,7 @@
 import type { Meilisearch } from "../../search-index/client";
 import { type ConditionHit, searchConditionCandidates, searchRelatedPapers } from "../../search-index/searchConditions";
 import type { ConditionDetail, ConditionInfo, ConditionLookup, ConditionSearch } from "../conditions/schemas";
-import { type ConditionTerm, isExactSynonym, normalizeMondoId } from "../conditions/term";
+import { type ConditionTerm, foldName, isExactSynonym, normalizeMondoId } from "../conditions/term";
 import { mondoLinks, resolveXref } from "../conditions/xrefs";
 import { findConditionById, findConditionLabels, listConditionChildren } from "../db/repositories/conditions";
 import type { Sql } from "../db/sql";
@@ -55,7 +55,7 @@ export async function lookupCondition(
   );
   const best = candidates.find(isAcceptable);
   if (!best) throw new AppError("NOT_FOUND", `No condition matches "${q}" closely enough.`);
-  const names = [best.label, ...best.exactSynonyms].slice(0, PAPER_NAMES_MAX);
+  const names = distinctNames([best.label, ...best.exactSynonyms]).slice(0, PAPER_NAMES_MAX);
   const [info, papers] = await Promise.all([
     termInfo(ctx, best.id),
     searchRelatedPapers(ctx.meili, ctx.indexPrefix, names, input.papers ?? PAPERS_DEFAULT).catch(
@@ -67,6 +67,17 @@ export async function lookupCondition(
     info: { ...info.info, match: { by: best.match, score: best.score } },
     papers: { query: { names, fields: PAPER_FIELDS }, data: papers },
   };
+}
+
+/** Names that fold to the same words would search the same phrase twice. */
+function distinctNames(names: string[]): string[] {
+  const seen = new Set<string>();
+  return names.filter((name) => {
+    const key = foldName(name);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** One term by MONDO id (`MONDO:0004979` or `MONDO_0004979`), with parents and children. */
