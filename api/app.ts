@@ -10,6 +10,8 @@ import { corsPolicy } from "./plugins/cors";
 import { errorHandler } from "./plugins/errors";
 import { requestContext } from "./plugins/requestContext";
 import { accountRoutes } from "./routes/account";
+import { chatsRoutes } from "./routes/chats";
+import { chatRoutes } from "./routes/health/chat";
 import { conditionRoutes } from "./routes/health/conditions";
 import { medicationRoutes } from "./routes/health/medication";
 import { profileRoutes } from "./routes/health/profile";
@@ -64,6 +66,8 @@ export function createApp(deps: Deps) {
     .use(trackerReportRoutes(deps))
     .use(conditionRoutes(deps))
     .use(medicationRoutes(deps))
+    .use(chatRoutes(deps))
+    .use(chatsRoutes(deps))
     .use(mcpRoutes(deps));
 }
 

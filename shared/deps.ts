@@ -1,6 +1,8 @@
 import { createMeili, type Meilisearch } from "../search-index/client";
 import { meiliConnection } from "../search-index/config";
 import { type AuthEvents, createAuthEvents } from "./authEvents";
+import { DEFAULT_CATALOG, type ModelEntry } from "./chat/models";
+import { createTurnSubscriber, type TurnSubscriber } from "./chat/turnEvents";
 import { createSql, type Sql } from "./db/sql";
 import { databaseUrl, type Env, redisUrl } from "./env";
 import { createJobEvents, type JobEvents } from "./jobEvents";
@@ -26,9 +28,13 @@ export interface Deps {
   authEvents: AuthEvents;
   /** Completion of jobs a request waits for (reference lookups). */
   jobEvents: JobEvents;
+  /** Live chat-turn events for SSE clients (one shared subscriber connection per process). */
+  turnSubscriber: TurnSubscriber;
+  /** The health models this deployment runs (`models` here so tests can add entries). */
+  models: readonly ModelEntry[];
 }
 
-export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "log">> = {}): Deps {
+export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "log" | "models">> = {}): Deps {
   const { url, apiKey } = meiliConnection(env);
   const redis = createRedis(redisUrl(env), "request");
   return {
@@ -42,6 +48,8 @@ export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "lo
     queues: createQueues(redis, env.REDIS_PREFIX),
     authEvents: createAuthEvents(redisUrl(env), env.REDIS_PREFIX, redis),
     jobEvents: createJobEvents(redisUrl(env), env.REDIS_PREFIX),
+    turnSubscriber: createTurnSubscriber(redisUrl(env), env.REDIS_PREFIX),
+    models: overrides.models ?? DEFAULT_CATALOG,
   };
 }
 
@@ -49,6 +57,7 @@ export async function closeDeps(deps: Deps): Promise<void> {
   await closeQueues(deps.queues).catch(() => {});
   await deps.authEvents.close();
   await deps.jobEvents.close().catch(() => {});
+  await deps.turnSubscriber.close();
   await deps.sql.end({ timeout: 5 });
   deps.redis.disconnect();
 }

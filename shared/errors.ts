@@ -14,15 +14,22 @@ export const ERROR_KINDS = {
     status: 403,
     summary: "Health data needs consent: save the profile with consentGiven: true first.",
   },
+  MODEL_NOT_AVAILABLE: { status: 403, summary: "The plan cannot use the requested model." },
+  WRONG_CHAT_SURFACE: {
+    status: 400,
+    summary: "The chat belongs to another surface (e.g. a research chat sent to health chat).",
+  },
   FORBIDDEN: { status: 403, summary: "The caller may not do this." },
   NOT_FOUND: { status: 404, summary: "The resource does not exist or belongs to another account." },
   ROUTE_NOT_FOUND: { status: 404, summary: "No endpoint has this method and path." },
   METHOD_NOT_ALLOWED: { status: 405, summary: "The endpoint does not support this method." },
   CONFLICT: { status: 409, summary: "The request conflicts with the resource's current state." },
+  CONTEXT_TOO_LARGE: { status: 413, summary: "History, message and attachments exceed the model's context window." },
   PAYLOAD_TOO_LARGE: { status: 413, summary: "The body or a part of it is too large." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, summary: "The Content-Type is not accepted here." },
   RATE_LIMITED: { status: 429, summary: "The hourly request limit is used up; retry after `Retry-After` seconds." },
   INTERNAL: { status: 500, summary: "An unexpected error; the request id identifies it in our logs." },
+  ASSISTANT_FAILED: { status: 502, summary: "The assistant (model provider or the turn) failed; retry." },
   UPSTREAM_FAILED: { status: 502, summary: "An upstream service (model provider, reference source) failed." },
   UNAVAILABLE: { status: 503, summary: "A dependency is unavailable; retry after `Retry-After` seconds." },
 } as const satisfies Record<string, { status: number; summary: string }>;
@@ -68,7 +75,7 @@ export interface ErrorBody {
 /** The documented body for an error. 5xx messages are generic so internals never leak. */
 export function errorBody(error: AppError, requestId: string): ErrorBody {
   const message =
-    error.status >= 500 && error.kind !== "UNAVAILABLE" && error.kind !== "UPSTREAM_FAILED"
+    error.status >= 500 && !["UNAVAILABLE", "UPSTREAM_FAILED", "ASSISTANT_FAILED"].includes(error.kind)
       ? ERROR_KINDS.INTERNAL.summary
       : error.message;
   const body: ErrorBody = { error: { code: error.kind, message, requestId } };

@@ -1,5 +1,6 @@
 import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 import type { JobsOptions } from "bullmq";
+import { ChatTurnSchema } from "./chat/turn";
 import { ConditionBatchSchema } from "./conditions/term";
 import { SourcePaperSchema } from "./papers/record";
 import { LabelQuerySchema, MedicationQuerySchema } from "./references/queries";
@@ -17,7 +18,7 @@ interface JobSpec<S extends TSchema> {
   everyMs?: number;
 }
 
-export const QUEUES = ["maintenance", "papers", "rxnav", "openfda", "conditions"] as const;
+export const QUEUES = ["maintenance", "papers", "rxnav", "openfda", "conditions", "chat"] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 /**
@@ -31,6 +32,8 @@ export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
   rxnav: 4,
   openfda: 4,
   conditions: 4,
+  // A turn mostly waits on the model and the tools; many run at once per process.
+  chat: 50,
 };
 
 /**
@@ -86,6 +89,16 @@ export const JOBS = {
     queue: "conditions",
     payload: ConditionBatchSchema,
     options: { attempts: 5, backoff: { type: "exponential", delay: 2000 }, ...keepHistory },
+  },
+  /**
+   * Runs one chat turn: model with tools, chunks published to Redis, the reply stored. One attempt:
+   * a turn that fails (or whose worker dies) ends with an error event and an error reply, never a
+   * second answer streamed over a half-sent first one.
+   */
+  "chat.turn": {
+    queue: "chat",
+    payload: ChatTurnSchema,
+    options: { attempts: 1, ...keepHistory },
   },
 } as const satisfies Record<string, JobSpec<TSchema>>;
 

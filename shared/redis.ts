@@ -53,5 +53,11 @@ export function redisKeys(prefix: string) {
     rateLimit: (accountId: string) => `${prefix}:rl:${accountId}`,
     authVersion: (keyHashHex: string) => `${prefix}:authv:${keyHashHex}`,
     keyUsage: `${prefix}:keyuse`,
+    /** Live chunks of one chat turn (pub/sub). */
+    turnChannel: (turnId: string) => `${prefix}:turn:${turnId}`,
+    /** The same chunks, capped and expiring, for clients that connect late or reconnect. */
+    turnLog: (turnId: string) => `${prefix}:turnlog:${turnId}`,
+    /** The turn of a chat that is in progress, if any (for GET …/stream). */
+    chatActiveTurn: (chatId: string) => `${prefix}:chatturn:${chatId}`,
   };
 }

@@ -7,7 +7,7 @@ import { isJobName, JOBS, QUEUE_CONCURRENCY, QUEUE_LIMITERS, QUEUES, type QueueN
 import { scheduleRepeatableJobs } from "../shared/queue";
 import { createRedis, type Redis } from "../shared/redis";
 import "../shared/formats";
-import { PROCESSORS } from "./processors";
+import { ON_FINAL_FAILURE, PROCESSORS } from "./processors";
 
 export interface Workers {
   close(): Promise<void>;
@@ -46,9 +46,19 @@ export async function startWorkers(
     });
   });
   for (const worker of workers) {
-    worker.on("failed", (job, error) =>
-      log.warn("job failed", { job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, error }),
-    );
+    worker.on("failed", (job, error) => {
+      log.warn("job failed", { job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, error });
+      const cleanUp =
+        job && isJobName(job.name)
+          ? (ON_FINAL_FAILURE[job.name] as ((d: Deps, p: unknown, r: string) => Promise<void>) | undefined)
+          : undefined;
+      if (!job || !cleanUp) return;
+      // Only final failures (no attempt left, or stalled beyond the limit) get their job's clean-up.
+      void job
+        .isFailed()
+        .then((final) => (final ? cleanUp(deps, job.data, error.message) : undefined))
+        .catch((cause) => log.error("job failure clean-up failed", { job: job.name, jobId: job.id, error: cause }));
+    });
     worker.on("error", (error) => log.error("worker error", { error }));
   }
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));

@@ -15,9 +15,12 @@ interface AccessPolicy {
   exact?: boolean;
   methods?: string[];
   feature?: Feature;
+  /** Readable without a key (share links). */
+  anonymous?: boolean;
 }
 
 export const ACCESS_POLICIES: AccessPolicy[] = [
+  { prefix: "/api/v1/shared/", methods: ["GET"], anonymous: true },
   { prefix: "/api/v1/health/", feature: "health" },
   { prefix: "/api/v1/" },
   // GET and DELETE on the MCP endpoint are 405 for everyone; only POST carries JSON-RPC.
@@ -66,7 +69,7 @@ export function accessGuard(authenticator: Authenticator, plans: PlanTable) {
         // `Vary: *` would make every response uncacheable (ETags on discovery cards included).
         delete set.headers.vary;
         const policy = policyFor(request.method, pathOf(request.url));
-        if (!policy) return;
+        if (!policy || policy.anonymous) return;
         const state = stateOf(request);
         const { principal, rate } = await authenticator.authorize(credentialFrom(request.headers));
         state.principal = principal;

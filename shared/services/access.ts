@@ -5,7 +5,7 @@ import type { Principal } from "./authenticate";
 export type Feature = "health";
 
 /** The plan gate: REST routes and MCP tools call this same check. */
-export function requireFeature(plans: PlanTable, principal: Principal, feature: Feature): void {
+export function requireFeature(plans: PlanTable, principal: Pick<Principal, "plan">, feature: Feature): void {
   if (!plans[principal.plan][feature]) {
     throw new AppError(
       "PLAN_REQUIRED",

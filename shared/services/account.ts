@@ -21,7 +21,11 @@ export const AccountInfoSchema = T.Object({
 export type AccountInfo = Static<typeof AccountInfoSchema>;
 
 /** The caller's plan, its limits and what is left of this hour's budget. */
-export function describeAccount(plans: PlanTable, principal: Principal, rate: RateDecision): AccountInfo {
+export function describeAccount(
+  plans: PlanTable,
+  principal: Pick<Principal, "accountId" | "plan">,
+  rate: RateDecision,
+): AccountInfo {
   return {
     accountId: principal.accountId,
     plan: principal.plan,

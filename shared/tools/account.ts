@@ -1,4 +1,5 @@
 import { Type as T } from "@sinclair/typebox";
+import { AppError } from "../errors";
 import { AccountInfoSchema, describeAccount } from "../services/account";
 import { defineTool } from "./types";
 
@@ -10,7 +11,10 @@ export const getAccountTool = defineTool({
   input: T.Object({}, { additionalProperties: false }),
   output: AccountInfoSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (ctx) => describeAccount(ctx.deps.plans, ctx.principal, ctx.rate),
+  run: (ctx) => {
+    if (!ctx.rate) throw new AppError("BAD_REQUEST", "The account tool answers only on a direct API or MCP request.");
+    return describeAccount(ctx.deps.plans, ctx.principal, ctx.rate);
+  },
   render: (info) =>
     `Plan ${info.plan}: ${info.usage.remaining} of ${info.usage.limit} requests left this hour; health ${info.limits.health ? "included" : "not included"}.`,
 });

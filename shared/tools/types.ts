@@ -4,11 +4,12 @@ import type { Feature } from "../services/access";
 import type { Principal } from "../services/authenticate";
 import type { RateDecision } from "../services/rateLimit";
 
-/** What a tool runs with: the process's clients plus the caller of this request. */
+/** What a tool runs with: the process's clients plus the caller of this request or chat turn. */
 export interface ToolContext {
   deps: Deps;
-  principal: Principal;
-  rate: RateDecision;
+  principal: Pick<Principal, "accountId" | "plan">;
+  /** This request's rate decision (MCP); absent inside a chat turn, which runs on a worker. */
+  rate?: RateDecision;
   requestId: string;
 }
 

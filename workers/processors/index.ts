@@ -1,6 +1,7 @@
 import type { Job } from "bullmq";
 import type { Deps } from "../../shared/deps";
 import type { JobName, JobPayload } from "../../shared/jobs";
+import { chatTurn, chatTurnFailed } from "./chat";
 import { indexConditionBatch } from "./conditions";
 import { flushKeyUsage } from "./maintenance";
 import { indexPaperBatch, reindexPaperRange } from "./papers";
@@ -16,4 +17,12 @@ export const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "references.rxnav-lookup": (deps, payload) => rxnavLookup(deps, payload),
   "references.openfda-lookup": (deps, payload) => openFdaLookup(deps, payload),
   "conditions.index-batch": (deps, payload) => indexConditionBatch(deps, payload),
+  "chat.turn": (deps, payload) => chatTurn(deps, payload),
+};
+
+/** Jobs that must leave things consistent when they fail for good (after their last attempt). */
+export const ON_FINAL_FAILURE: {
+  [N in JobName]?: (deps: Deps, payload: JobPayload<N>, reason: string) => Promise<void>;
+} = {
+  "chat.turn": (deps, payload, reason) => chatTurnFailed(deps, payload, reason),
 };

@@ -1,0 +1,88 @@
+import { Elysia, t } from "elysia";
+import { ChatReplySchema, ChatRequestSchema, ConversationSchema } from "../../../shared/chat/schemas";
+import type { Deps } from "../../../shared/deps";
+import { AppError } from "../../../shared/errors";
+import { redisKeys } from "../../../shared/redis";
+import { enqueueTurn, ownedChat, prepareTurn, replyOf } from "../../../shared/services/chat";
+import { getConversation } from "../../../shared/services/chats";
+import { unavailable } from "../../../shared/services/unavailable";
+import { followTurn, turnEventStream, UI_STREAM_HEADERS } from "../../chat/turnStream";
+import { callerOf } from "../../requestState";
+import { API_KEY_SECURITY } from "../security";
+
+const ChatParams = t.Object({ chatid: t.String() });
+
+/** The health chat: a turn is queued and run by a worker; this relays it (SSE) or waits for it (JSON). */
+export function chatRoutes(deps: Deps) {
+  return new Elysia({ name: "routes/health/chat" })
+    .post(
+      "/api/v1/health/chat",
+      async ({ request, body }) => {
+        const { principal } = callerOf(request);
+        const { turn } = await prepareTurn(deps, principal, body);
+        const start = () => enqueueTurn(deps, turn);
+        if (body.stream) {
+          const stream = turnEventStream(deps, turn.turnId, { afterSeq: 0, afterSubscribe: start });
+          // A Response passes through untouched; the schema below documents the JSON reply.
+          return new Response(stream, { headers: { ...UI_STREAM_HEADERS, "x-chat-id": turn.chatId } }) as never;
+        }
+        await followTurn(deps, turn.turnId, { afterSeq: 0, afterSubscribe: start, onEvent: () => {} });
+        return replyOf(deps, turn);
+      },
+      {
+        body: ChatRequestSchema,
+        response: { 200: ChatReplySchema },
+        detail: {
+          tags: ["Health chat"],
+          summary: "Send a message to the health assistant",
+          description:
+            "stream: false → the JSON reply. stream: true → an SSE stream of AI SDK UI message chunks (`data: {json}` … `data: [DONE]`, header x-vercel-ai-ui-message-stream: v1); X-Chat-Id comes with the headers. Tools run on the server.",
+          security: API_KEY_SECURITY,
+        },
+      },
+    )
+    .get(
+      "/api/v1/health/chat/:chatid",
+      async ({ request, params }) => {
+        const conversation = await getConversation(deps, callerOf(request).principal, params.chatid);
+        // A research chat is not a health conversation: on this path it does not exist.
+        if (conversation.surface !== "health")
+          throw new AppError("NOT_FOUND", `No health chat with id ${params.chatid}.`);
+        return conversation;
+      },
+      {
+        params: ChatParams,
+        response: ConversationSchema,
+        detail: { tags: ["Health chat"], summary: "A stored health conversation", security: API_KEY_SECURITY },
+      },
+    )
+    .get(
+      "/api/v1/health/chat/:chatid/stream",
+      async ({ request, params, query, set }) => {
+        const chat = await ownedChat(deps, callerOf(request).principal, params.chatid);
+        const turnId = await deps.redis
+          .get(redisKeys(deps.env.REDIS_PREFIX).chatActiveTurn(chat.id))
+          .catch(unavailable("Redis"));
+        if (!turnId) {
+          set.status = 204;
+          return null;
+        }
+        const header = request.headers.get("last-event-id");
+        const afterSeq = Number(header ?? query.after ?? 0) || 0;
+        return new Response(turnEventStream(deps, turnId, { afterSeq }), {
+          headers: { ...UI_STREAM_HEADERS, "x-chat-id": chat.id },
+        });
+      },
+      {
+        params: ChatParams,
+        query: t.Object({ after: t.Optional(t.Integer({ minimum: 0, description: "Same as Last-Event-ID." })) }),
+        detail: {
+          tags: ["Health chat"],
+          summary: "Re-attach to the turn in progress",
+          description:
+            "Replays chunks after Last-Event-ID (or `after`), then continues live. 204 when no turn is in progress.",
+          security: API_KEY_SECURITY,
+        },
+      },
+    );
+}

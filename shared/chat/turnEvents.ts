@@ -1,0 +1,95 @@
+import type { UIMessageChunk } from "ai";
+import { createRedis, type Redis, redisKeys } from "../redis";
+
+/**
+ * Events of one chat turn, numbered from 1. The worker publishes each on the turn's pub/sub
+ * channel for live delivery and appends it to a capped, expiring Redis stream, so a client that
+ * subscribes late or reconnects with Last-Event-ID replays what it missed and then goes live.
+ * The last event is `end`.
+ */
+export type TurnEvent = { seq: number; chunk: UIMessageChunk } | { seq: number; end: "ok" | "error" };
+
+const LOG_MAX = 5_000;
+const LOG_TTL_SECONDS = 3_600;
+
+export function turnPublisher(redis: Redis, prefix: string, turnId: string, startAfter = 0) {
+  const keys = redisKeys(prefix);
+  let seq = startAfter;
+  return {
+    async publish(event: { chunk: UIMessageChunk } | { end: "ok" | "error" }): Promise<void> {
+      seq += 1;
+      const payload = JSON.stringify({ seq, ...event });
+      await redis
+        .multi()
+        .xadd(keys.turnLog(turnId), "MAXLEN", "~", String(LOG_MAX), "*", "e", payload)
+        .expire(keys.turnLog(turnId), LOG_TTL_SECONDS)
+        .publish(keys.turnChannel(turnId), payload)
+        .exec();
+    },
+  };
+}
+
+/** Every logged event of a turn after `afterSeq`, oldest first. */
+export async function replayTurn(redis: Redis, prefix: string, turnId: string, afterSeq: number): Promise<TurnEvent[]> {
+  const entries = await redis.xrange(redisKeys(prefix).turnLog(turnId), "-", "+");
+  return entries
+    .map(([, fields]) => JSON.parse(fields[1] as string) as TurnEvent)
+    .filter((event) => event.seq > afterSeq);
+}
+
+/**
+ * One subscriber connection per API process, shared by every SSE client: channels are subscribed
+ * while at least one listener needs them (a connection per client would cost a Redis connection
+ * per open stream).
+ */
+export interface TurnSubscriber {
+  listen(turnId: string, onEvent: (event: TurnEvent) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export function createTurnSubscriber(redisUrl: string, prefix: string): TurnSubscriber {
+  const keys = redisKeys(prefix);
+  let connection: Redis | undefined;
+  const listeners = new Map<string, Set<(event: TurnEvent) => void>>();
+  /** Resolves once Redis confirmed the channel's subscription (listeners arriving meanwhile wait too). */
+  const subscribed = new Map<string, Promise<unknown>>();
+  const open = () => {
+    if (connection) return connection;
+    connection = createRedis(redisUrl, "worker");
+    connection.on("message", (channel: string, message: string) => {
+      const set = listeners.get(channel);
+      if (!set) return;
+      const event = JSON.parse(message) as TurnEvent;
+      for (const listener of set) listener(event);
+    });
+    return connection;
+  };
+  return {
+    async listen(turnId, onEvent) {
+      const channel = keys.turnChannel(turnId);
+      let set = listeners.get(channel);
+      if (!set) {
+        set = new Set();
+        listeners.set(channel, set);
+        subscribed.set(channel, open().subscribe(channel));
+      }
+      set.add(onEvent);
+      await subscribed.get(channel);
+      return async () => {
+        const current = listeners.get(channel);
+        current?.delete(onEvent);
+        if (current && current.size === 0) {
+          listeners.delete(channel);
+          subscribed.delete(channel);
+          await connection?.unsubscribe(channel).catch(() => {});
+        }
+      };
+    },
+    async close() {
+      listeners.clear();
+      subscribed.clear();
+      connection?.disconnect();
+      connection = undefined;
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { estimateTokens, type ModelEntry, routeModel } from "../chat/models";
+import type { ChatReply, ChatRequest, StoredUIMessage } from "../chat/schemas";
+import type { ChatTurn } from "../chat/turn";
+import { findChatById, findReplyToTurn, insertChat, insertUserMessage, listMessages } from "../db/repositories/chats";
+import type { Deps } from "../deps";
+import { AppError } from "../errors";
+import { isUuid } from "../formats";
+import { enqueue } from "../queue";
+import { redisKeys } from "../redis";
+import type { Principal } from "./authenticate";
+import { unavailable } from "./unavailable";
+
+export type ChatCtx = Pick<Deps, "sql" | "redis" | "queues" | "env" | "models">;
+type Caller = Pick<Principal, "accountId" | "plan">;
+
+const chatNotFound = (id: string) => new AppError("NOT_FOUND", `No chat with id ${id}.`);
+
+/**
+ * Where the upload pipeline plugs in: every attachment must be a ready `health` file of the
+ * caller. No upload store exists yet, so every id is unknown (404).
+ */
+export async function checkAttachments(
+  _ctx: ChatCtx,
+  _caller: Caller,
+  ids: readonly string[],
+): Promise<("image" | "pdf")[]> {
+  if (ids.length > 0) throw new AppError("NOT_FOUND", `No uploaded file with id ${ids[0]}.`);
+  return [];
+}
+
+/** A title from the first message: its first line, at most 80 characters. */
+export function titleFrom(message: string): string {
+  const line = message.trim().split("\n")[0]?.trim() ?? "";
+  return line.length > 80 ? `${line.slice(0, 79).trimEnd()}…` : line || "Health chat";
+}
+
+export interface PreparedTurn {
+  turn: ChatTurn;
+  model: ModelEntry;
+  created: boolean;
+}
+
+/**
+ * Everything the API does before a turn is queued: ownership and surface of the chat, model
+ * entitlement and routing, the context-size check (413 before any model is called), then the
+ * user message is stored (so it is never lost) and the chat marked as having a turn in progress.
+ */
+export async function prepareTurn(ctx: ChatCtx, caller: Caller, body: ChatRequest): Promise<PreparedTurn> {
+  const existing = body.chat_id ? await ownedChat(ctx, caller, body.chat_id) : undefined;
+  if (existing && existing.surface !== "health") {
+    throw new AppError(
+      "WRONG_CHAT_SURFACE",
+      `Chat ${existing.id} is a ${existing.surface} chat; health chat takes health chats only.`,
+    );
+  }
+  const modalities = await checkAttachments(ctx, caller, body.attachment_ids ?? []);
+  const history = existing ? await listMessages(ctx.sql, existing.id).catch(unavailable("PostgreSQL")) : [];
+  const replyText = (body.reply_contexts ?? []).map((quote) => quote.text).join("\n");
+  const contextTokens = estimateTokens(JSON.stringify(history.map((m) => m.parts)) + body.message + replyText);
+  const model = routeModel(ctx.models, caller.plan, body.model ?? "auto", { contextTokens, modalities });
+  const chatId = existing?.id ?? Bun.randomUUIDv7();
+  const message: StoredUIMessage = {
+    id: `msg_${Bun.randomUUIDv7()}`,
+    role: "user",
+    parts: [{ type: "text", text: body.message }],
+    metadata: {
+      ...(body.reply_contexts?.length ? { replyContexts: body.reply_contexts } : {}),
+      ...(body.attachment_ids?.length ? { attachmentIds: body.attachment_ids } : {}),
+      createdAt: new Date().toISOString(),
+    },
+  };
+  await ctx.sql
+    .begin(async (tx) => {
+      if (!existing)
+        await insertChat(tx, {
+          id: chatId,
+          accountId: caller.accountId,
+          surface: "health",
+          title: titleFrom(body.message),
+        });
+      await insertUserMessage(tx, chatId, message);
+    })
+    .catch(unavailable("PostgreSQL"));
+  const turn: ChatTurn = {
+    chatId,
+    accountId: caller.accountId,
+    plan: caller.plan,
+    turnId: message.id,
+    modelId: model.id,
+  };
+  return { turn, model, created: !existing };
+}
+
+/** Queues the turn (the job id is the turn's, so it runs once) and marks it in progress. */
+export async function enqueueTurn(ctx: ChatCtx, turn: ChatTurn): Promise<void> {
+  const keys = redisKeys(ctx.env.REDIS_PREFIX);
+  await ctx.redis.set(keys.chatActiveTurn(turn.chatId), turn.turnId, "EX", 3600).catch(unavailable("Redis"));
+  await enqueue(ctx.queues, "chat.turn", turn, { jobId: `turn-${turn.turnId}` }).catch(unavailable("Redis"));
+}
+
+export async function ownedChat(ctx: Pick<ChatCtx, "sql">, caller: Caller, id: string) {
+  const chat = isUuid(id)
+    ? await findChatById(ctx.sql, caller.accountId, id).catch(unavailable("PostgreSQL"))
+    : undefined;
+  if (!chat) throw chatNotFound(id);
+  return chat;
+}
+
+/** The JSON reply of a finished turn (spec 2.6); a failed turn is 502. */
+export async function replyOf(ctx: Pick<ChatCtx, "sql">, turn: ChatTurn): Promise<ChatReply> {
+  const message = await findReplyToTurn(ctx.sql, turn.turnId).catch(unavailable("PostgreSQL"));
+  const metadata = (message?.metadata ?? {}) as { model?: string; usage?: ChatReply["usage"]; finishReason?: string };
+  if (!message || metadata.finishReason === "error") {
+    throw new AppError("ASSISTANT_FAILED", "The assistant failed to answer; the message is saved, retry.");
+  }
+  const text = message.parts
+    .flatMap((part) => (part.type === "text" && typeof part.text === "string" ? [part.text] : []))
+    .join("\n\n");
+  return {
+    chat_id: turn.chatId,
+    text,
+    model: metadata.model ?? turn.modelId,
+    usage: metadata.usage ?? { inputTokens: null, outputTokens: null, totalTokens: null },
+    finish_reason: (metadata.finishReason ?? "other") as ChatReply["finish_reason"],
+    message,
+  };
+}

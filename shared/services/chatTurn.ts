@@ -1,0 +1,131 @@
+import { convertToModelMessages, isStepCount, streamText, type UIMessage } from "ai";
+import { languageModelFor } from "../chat/languageModels";
+import { healthInstructions, PROMPT_VERSION } from "../chat/prompt";
+import type { StoredUIMessage, Usage } from "../chat/schemas";
+import type { ChatTurn } from "../chat/turn";
+import { turnPublisher } from "../chat/turnEvents";
+import { findReplyToTurn, insertAssistantMessage, listMessages, touchChat } from "../db/repositories/chats";
+import type { Deps } from "../deps";
+import { redisKeys } from "../redis";
+import { CHAT_TOOLS } from "../tools";
+import { toAiSdkTools } from "../tools/aiSdk";
+import { getProfile } from "./healthProfile";
+
+/** Steps a turn may take (tool calls and answers); the offline model needs two. */
+export const MAX_STEPS = 6;
+
+/** Quoted excerpts a user replied to reach the model as a text part before the message. */
+function toModelInput(messages: StoredUIMessage[]): UIMessage[] {
+  return messages.map((message) => {
+    const quotes = (message.metadata as { replyContexts?: { text: string }[] } | undefined)?.replyContexts ?? [];
+    const parts = message.parts as UIMessage["parts"];
+    if (message.role !== "user" || quotes.length === 0) return { ...message, parts } as UIMessage;
+    const quoted = quotes.map((quote) => `> ${quote.text.replace(/\n/g, "\n> ")}`).join("\n\n");
+    return {
+      ...message,
+      parts: [{ type: "text", text: `The user is replying to:\n${quoted}` }, ...parts],
+    } as UIMessage;
+  });
+}
+
+function usageOf(total: { inputTokens?: number; outputTokens?: number; totalTokens?: number }): Usage {
+  return {
+    inputTokens: total.inputTokens ?? null,
+    outputTokens: total.outputTokens ?? null,
+    totalTokens: total.totalTokens ?? null,
+  };
+}
+
+/**
+ * Runs one turn on a worker: history and (with consent) profile → model with tools → every UI
+ * message chunk published with a sequence number → the reply stored once → `end`. A client that
+ * disconnected does not stop it.
+ */
+export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ messageId: string }> {
+  const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turn.turnId);
+  const existing = await findReplyToTurn(deps.sql, turn.turnId);
+  if (existing) {
+    await publisher.publish({ end: "ok" });
+    return { messageId: existing.id };
+  }
+  const entry = deps.models.find((model) => model.id === turn.modelId);
+  if (!entry) throw new Error(`Model ${turn.modelId} is not in this worker's catalog`);
+  const ctx = { deps, principal: { accountId: turn.accountId, plan: turn.plan }, requestId: turn.turnId };
+  const [history, profile] = await Promise.all([
+    listMessages(deps.sql, turn.chatId),
+    getProfile({ sql: deps.sql, accountId: turn.accountId }),
+  ]);
+  const messageId = `msg_${Bun.randomUUIDv7()}`;
+  const result = streamText({
+    model: languageModelFor(entry),
+    instructions: healthInstructions(profile),
+    messages: await convertToModelMessages(toModelInput(history)),
+    tools: toAiSdkTools(CHAT_TOOLS, ctx),
+    stopWhen: isStepCount(MAX_STEPS),
+  });
+  let reply: UIMessage | undefined;
+  let failed = false;
+  const stream = result.toUIMessageStream({
+    generateMessageId: () => messageId,
+    sendSources: true,
+    onError: (error) => {
+      deps.log.error("chat turn model error", { turnId: turn.turnId, error });
+      return "The assistant failed while answering; please retry.";
+    },
+    onFinish: ({ responseMessage }) => {
+      reply = responseMessage;
+    },
+  });
+  for await (const chunk of stream) {
+    if (chunk.type === "error") failed = true;
+    await publisher.publish({ chunk });
+  }
+  const finishReason = failed ? "error" : await Promise.resolve(result.finishReason).catch(() => "error" as const);
+  const usage = usageOf(await Promise.resolve(result.totalUsage).catch(() => ({})));
+  const stored: StoredUIMessage = {
+    id: messageId,
+    role: "assistant",
+    parts: (reply?.parts ?? []) as StoredUIMessage["parts"],
+    metadata: {
+      model: entry.id,
+      usage,
+      finishReason,
+      promptVersion: PROMPT_VERSION,
+      createdAt: new Date().toISOString(),
+    },
+  };
+  await insertAssistantMessage(deps.sql, turn.chatId, turn.turnId, stored);
+  await touchChat(deps.sql, turn.chatId);
+  await deps.redis.del(redisKeys(deps.env.REDIS_PREFIX).chatActiveTurn(turn.chatId));
+  await publisher.publish({ end: failed ? "error" : "ok" });
+  return { messageId };
+}
+
+/**
+ * A turn that failed outside the model (a crash, a stalled worker): its listeners get an error
+ * chunk and `end`, and the chat gets one error reply, so the store stays consistent.
+ */
+export async function failChatTurn(deps: Deps, turn: ChatTurn, reason: string): Promise<void> {
+  const keys = redisKeys(deps.env.REDIS_PREFIX);
+  const message: StoredUIMessage = {
+    id: `msg_${Bun.randomUUIDv7()}`,
+    role: "assistant",
+    parts: [],
+    metadata: { model: turn.modelId, finishReason: "error", error: reason, createdAt: new Date().toISOString() },
+  };
+  const stored = await insertAssistantMessage(deps.sql, turn.chatId, turn.turnId, message);
+  await deps.redis.del(keys.chatActiveTurn(turn.chatId));
+  // Sequence numbers continue after whatever the dead attempt already sent.
+  const publisher = turnPublisher(
+    deps.redis,
+    deps.env.REDIS_PREFIX,
+    turn.turnId,
+    await deps.redis.xlen(keys.turnLog(turn.turnId)),
+  );
+  if (stored) {
+    await publisher.publish({
+      chunk: { type: "error", errorText: "The assistant stopped unexpectedly; please retry." },
+    });
+  }
+  await publisher.publish({ end: stored ? "error" : "ok" });
+}

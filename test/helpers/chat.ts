@@ -1,0 +1,53 @@
+import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
+import type { TestApp } from "./http";
+
+/**
+ * Sends a chat message the way a web client does: the AI SDK's own DefaultChatTransport (what
+ * `useChat` uses) over the real app, with our request body. Returns the chunks and the response.
+ */
+export async function sendWithTransport(
+  app: TestApp,
+  key: string,
+  body: Record<string, unknown>,
+): Promise<{ chunks: UIMessageChunk[]; message: UIMessage | undefined; headers: Headers }> {
+  let headers = new Headers();
+  const transport = new DefaultChatTransport<UIMessage>({
+    api: "http://localhost/api/v1/health/chat",
+    headers: { authorization: `Bearer ${key}` },
+    fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await app.handle(new Request(input as string, init));
+      headers = response.headers;
+      return response;
+    }) as typeof fetch,
+    prepareSendMessagesRequest: () => ({ body: { ...body, stream: true } }),
+  });
+  const stream = await transport.sendMessages({
+    trigger: "submit-message",
+    chatId: "client-side-id",
+    messageId: undefined,
+    messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: String(body.message) }] }],
+    abortSignal: undefined,
+  });
+  const chunks: UIMessageChunk[] = [];
+  const [forChunks, forMessage] = stream.tee();
+  const collecting = (async () => {
+    for await (const chunk of forChunks as unknown as AsyncIterable<UIMessageChunk>) chunks.push(chunk);
+  })();
+  let message: UIMessage | undefined;
+  for await (const state of readUIMessageStream({ stream: forMessage })) message = state;
+  await collecting;
+  return { chunks, message, headers };
+}
+
+/** Reads an SSE body into its events (id and data), stopping at `data: [DONE]`. */
+export async function readSse(response: Response): Promise<{ id?: string; data: string }[]> {
+  const text = await response.text();
+  return text
+    .split("\n\n")
+    .filter((block) => block.trim() && !block.startsWith(":"))
+    .map((block) => {
+      const id = /^id: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1] ?? "";
+      return { ...(id ? { id } : {}), data };
+    });
+}
