@@ -14,7 +14,7 @@ export async function sendWithTransport(
   const transport = new DefaultChatTransport<UIMessage>({
     api: "http://localhost/api/v1/health/chat",
     headers: { authorization: `Bearer ${key}` },
-    fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+    fetch: (async (input: string | URL | Request, init?: RequestInit) => {
       const response = await app.handle(new Request(input as string, init));
       headers = response.headers;
       return response;
