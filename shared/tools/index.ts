@@ -1,5 +1,6 @@
 import { getAccountTool } from "./account";
 import { getHealthProfileTool, listHealthLogsTool, listSymptomOptionsTool, summarizeHealthLogTool } from "./health";
+import { getConditionReferenceTool, searchPapersTool } from "./literature";
 import { getMedicationReferenceTool } from "./references";
 import type { AnyTool } from "./types";
 
@@ -11,6 +12,8 @@ export const CHAT_TOOLS: AnyTool[] = [
   listHealthLogsTool,
   summarizeHealthLogTool,
   getMedicationReferenceTool,
+  getConditionReferenceTool,
+  searchPapersTool,
   listSymptomOptionsTool,
 ].map(asAny);
 

@@ -1,0 +1,41 @@
+import { DEMO_PAPERS } from "../../scripts/lib/seed";
+import { DEMO_CONDITIONS } from "../../scripts/lib/seedConditions";
+import { toPaperDocument } from "../../search-index/papers";
+import { applyIndexSettings, indexUid } from "../../search-index/settings";
+import type { Deps } from "../../shared/deps";
+import { parseSourceLine, toPaper } from "../../shared/papers/record";
+import { startWorkers } from "../../workers/runner";
+import { processEnvFor } from "./infra";
+
+/**
+ * Search indexes of a test file's own (index prefix `<run prefix><name>_`), so other files cannot
+ * change what it expects: the bundled MONDO slice loaded through mondo:load and the queue, and the
+ * bundled demo papers written straight into the papers index (the papers table belongs to the
+ * ingest tests).
+ */
+export async function ownIndexes(base: Deps, name: string): Promise<Deps> {
+  const prefix = `${base.env.MEILI_INDEX_PREFIX}${name}_`;
+  const deps: Deps = { ...base, env: { ...base.env, MEILI_INDEX_PREFIX: prefix } };
+  await applyIndexSettings(deps.meili, prefix);
+  const workers = await startWorkers(deps, { queues: ["conditions"] });
+  try {
+    const cli = Bun.spawn([process.execPath, "scripts/mondo-load.ts", DEMO_CONDITIONS], {
+      env: processEnvFor(deps.env),
+      stdout: "pipe",
+      stderr: "ignore",
+    });
+    if ((await cli.exited) !== 0) throw new Error("mondo:load failed");
+  } finally {
+    await workers.close();
+  }
+  const text = new TextDecoder().decode(Bun.gunzipSync(await Bun.file(DEMO_PAPERS).bytes()));
+  const documents = text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => toPaperDocument(toPaper(parseSourceLine(line))));
+  await deps.meili
+    .index(indexUid(prefix, "papers"))
+    .addDocuments(documents, { primaryKey: "pk" })
+    .waitTask({ timeout: 60_000 });
+  return deps;
+}
