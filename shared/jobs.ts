@@ -46,6 +46,17 @@ export const QUEUE_LIMITERS: Partial<Record<QueueName, { max: number; duration: 
   openfda: { max: 80, duration: 60_000 },
 };
 
+/**
+ * A chat turn whose worker died must end quickly and exactly once: its lock lapses after 10 s, the
+ * next stalled-job check (every 5 s, by any live worker) fails it instead of running it again
+ * (maxStalledCount 0), and its failure clean-up tells the client and stores an error reply.
+ */
+export const QUEUE_WORKER_OPTIONS: Partial<
+  Record<QueueName, { lockDuration: number; stalledInterval: number; maxStalledCount: number }>
+> = {
+  chat: { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 0 },
+};
+
 /** Largest paper batch one job carries (≈ 1.7 MB of JSON when every record has an abstract). */
 export const PAPER_BATCH_MAX = 1000;
 

@@ -3,7 +3,15 @@ import { type Job, UnrecoverableError, Worker } from "bullmq";
 import type { Deps } from "../shared/deps";
 import { redisUrl } from "../shared/env";
 import { AppError } from "../shared/errors";
-import { isJobName, JOBS, QUEUE_CONCURRENCY, QUEUE_LIMITERS, QUEUES, type QueueName } from "../shared/jobs";
+import {
+  isJobName,
+  JOBS,
+  QUEUE_CONCURRENCY,
+  QUEUE_LIMITERS,
+  QUEUE_WORKER_OPTIONS,
+  QUEUES,
+  type QueueName,
+} from "../shared/jobs";
 import { scheduleRepeatableJobs } from "../shared/queue";
 import { createRedis, type Redis } from "../shared/redis";
 import "../shared/formats";
@@ -43,6 +51,7 @@ export async function startWorkers(
       prefix: deps.env.REDIS_PREFIX,
       concurrency: options.concurrency ?? deps.env.WORKER_CONCURRENCY ?? QUEUE_CONCURRENCY[queue],
       ...(limiter ? { limiter } : {}),
+      ...QUEUE_WORKER_OPTIONS[queue],
     });
   });
   for (const worker of workers) {

@@ -51,3 +51,42 @@ export async function readSse(response: Response): Promise<{ id?: string; data: 
       return { ...(id ? { id } : {}), data };
     });
 }
+
+/** Reads SSE events one at a time, so a test can stop (disconnect) in the middle of a stream. */
+export function sseEvents(response: Response) {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  return {
+    async next(): Promise<{ id?: number; data: string } | undefined> {
+      for (;;) {
+        const end = buffer.indexOf("\n\n");
+        if (end !== -1) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (block.startsWith(":")) continue;
+          const id = /^id: (\d+)$/m.exec(block)?.[1];
+          return { ...(id ? { id: Number(id) } : {}), data: /^data: (.*)$/m.exec(block)?.[1] ?? "" };
+        }
+        const { value, done } = await reader.read();
+        if (done) return undefined;
+        buffer += decoder.decode(value, { stream: true });
+      }
+    },
+    /** Reads until an event's chunk has this type; returns the events read. */
+    async until(type: string) {
+      const seen: { id?: number; data: string }[] = [];
+      for (let event = await this.next(); event; event = await this.next()) {
+        seen.push(event);
+        if (event.data !== "[DONE]" && (JSON.parse(event.data) as { type: string }).type === type) return seen;
+      }
+      throw new Error(`The stream ended without a ${type} chunk`);
+    },
+    async rest() {
+      const seen: { id?: number; data: string }[] = [];
+      for (let event = await this.next(); event; event = await this.next()) seen.push(event);
+      return seen;
+    },
+    disconnect: () => reader.cancel(),
+  };
+}

@@ -3,7 +3,8 @@ import { join } from "node:path";
 /**
  * A local HTTP server standing in for RxNav and openFDA: it replays recorded real responses (read
  * from ../shared/data/medications) and the constructed ones in test/fixtures/upstream, counts hits
- * per endpoint, and can be switched to fail (HTTP 503) or to stall (never answer).
+ * per endpoint, and can be switched to fail (HTTP 503) or to stall (hold requests until the mode
+ * changes).
  */
 const RECORDED = join(import.meta.dir, "../../../shared/data/medications");
 const CONSTRUCTED = join(import.meta.dir, "../fixtures/upstream");
@@ -82,16 +83,16 @@ export function startUpstreamFixtures(): UpstreamFixtures {
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
+    // Stalled requests are held on purpose, longer than Bun's 10 s default.
+    idleTimeout: 0,
     async fetch(request) {
       const url = new URL(request.url);
       const upstream = url.pathname.startsWith("/REST") ? "rxnav" : "openfda";
       const endpoint = `${upstream} ${url.pathname.replace(/\/rxcui\/\d+\//, "/rxcui/{id}/")}`;
       hits.set(endpoint, (hits.get(endpoint) ?? 0) + 1);
+      // A stalled request waits until the mode changes, then is answered in the new mode.
+      if (state.mode === "stall") await new Promise<void>((resolve) => stalled.add(resolve));
       if (state.mode === "fail") return new Response("upstream down", { status: 503 });
-      if (state.mode === "stall") {
-        await new Promise<void>((resolve) => stalled.add(resolve));
-        return new Response("late", { status: 503 });
-      }
       // Replayed responses come back after a short think time, as a real upstream's would.
       await Bun.sleep(20);
       const body = upstream === "rxnav" ? await rxnav(url) : await openfda(url);
@@ -111,7 +112,8 @@ export function startUpstreamFixtures(): UpstreamFixtures {
     },
     set mode(mode: UpstreamMode) {
       state.mode = mode;
-      if (mode !== "stall") for (const release of stalled) release();
+      if (mode !== "stall") for (const release of stalled.values()) release();
+      if (mode !== "stall") stalled.clear();
     },
     hits,
     totalHits: (prefix) => [...hits].filter(([key]) => key.startsWith(prefix)).reduce((sum, [, n]) => sum + n, 0),
