@@ -19,7 +19,17 @@ export function createMeili(host: string, apiKey: string | undefined): Meilisear
 interface SearchTarget {
   base: string;
   headers: Record<string, string>;
+  inFlight: number;
+  waiting: (() => void)[];
 }
+
+/**
+ * Searches one process runs at once against a Meilisearch server; more wait here, first come first
+ * served. Meilisearch spends more CPU per search the more it runs concurrently: measured at 20
+ * concurrent clients on 2 cores, about 2.0–2.1 ms per search unbounded and 1.6–1.7 ms with 4 in
+ * flight (2 and 8 were no better), for the same throughput ceiling. Each API process has its own limit.
+ */
+const MAX_IN_FLIGHT = 4;
 
 const targets = new WeakMap<Meilisearch, SearchTarget>();
 
@@ -29,14 +39,27 @@ function targetOf(meili: Meilisearch): SearchTarget {
     const { host, apiKey } = meili.config;
     const headers: Record<string, string> = { ...IDENTITY, "Content-Type": "application/json" };
     if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
-    target = { base: `${host.replace(/\/+$/, "")}/indexes/`, headers };
+    target = { base: `${host.replace(/\/+$/, "")}/indexes/`, headers, inFlight: 0, waiting: [] };
     targets.set(meili, target);
   }
   return target;
 }
 
+/** A search under the in-flight limit. */
 async function postSearch(meili: Meilisearch, uid: string, body: object): Promise<string> {
-  const { base, headers } = targetOf(meili);
+  const target = targetOf(meili);
+  if (target.inFlight < MAX_IN_FLIGHT) target.inFlight += 1;
+  else await new Promise<void>((resolve) => target.waiting.push(resolve));
+  try {
+    return await send(target, uid, body);
+  } finally {
+    const next = target.waiting.shift();
+    if (next) next();
+    else target.inFlight -= 1;
+  }
+}
+
+async function send({ base, headers }: SearchTarget, uid: string, body: object): Promise<string> {
   const init = { method: "POST", headers, body: JSON.stringify(body) };
   const url = `${base}${encodeURIComponent(uid)}/search`;
   // Search is read-only, so a request that fails before any answer (a pooled keep-alive connection
