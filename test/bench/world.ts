@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +16,8 @@ export async function benchWorld(): Promise<{
   env: Env;
   deps: Deps;
   childEnv: Record<string, string | undefined>;
+  /** The Meilisearch server this run started, if any (for CPU accounting). */
+  meiliPid: number | undefined;
   cleanup: () => Promise<void>;
 }> {
   const dataDir = await mkdtemp(join(tmpdir(), "phs-bench-"));
@@ -36,6 +39,7 @@ export async function benchWorld(): Promise<{
     env,
     deps,
     childEnv,
+    meiliPid: infra.managed.find((item) => item.name === "meilisearch")?.process.pid,
     cleanup: async () => {
       for (const key of await deps.redis.keys(`${env.REDIS_PREFIX}:*`)) await deps.redis.del(key);
       await closeDeps(deps);
@@ -60,6 +64,7 @@ export async function serve(mode: "bare" | "full", childEnv: Record<string, stri
 }
 
 export interface WrkResult {
+  requests: number;
   rps: number;
   p50: number;
   p99: number;
@@ -88,9 +93,27 @@ export function wrk(
   };
   const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
   if (errors > 0) process.stderr.write(result.stderr.toString());
-  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), p50: ms("50"), p99: ms("99"), errors };
+  return {
+    requests: Number(/(\d+) requests in/.exec(out)?.[1]),
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]),
+    p50: ms("50"),
+    p99: ms("99"),
+    errors,
+  };
 }
 
 export function formatResult(r: WrkResult): string {
   return `${Math.round(r.rps).toLocaleString("en-US")} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`;
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux; 0 elsewhere). */
+export function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    // Fields after the `(comm)`: utime and stime are the 12th and 13th, in clock ticks of 10 ms.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
 }
