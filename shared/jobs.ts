@@ -33,7 +33,7 @@ export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
   openfda: 4,
   conditions: 4,
   // A turn mostly waits on the model and the tools; many run at once per process.
-  chat: 50,
+  chat: 100,
 };
 
 /**

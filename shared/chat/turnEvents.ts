@@ -19,12 +19,13 @@ export function turnPublisher(redis: Redis, prefix: string, turnId: string, star
     async publish(event: { chunk: UIMessageChunk } | { end: "ok" | "error" }): Promise<void> {
       seq += 1;
       const payload = JSON.stringify({ seq, ...event });
-      await redis
-        .multi()
-        .xadd(keys.turnLog(turnId), "MAXLEN", "~", String(LOG_MAX), "*", "e", payload)
-        .expire(keys.turnLog(turnId), LOG_TTL_SECONDS)
-        .publish(keys.turnChannel(turnId), payload)
-        .exec();
+      // Logged before it is published, so a reader that replays the log after subscribing
+      // never misses an event; the log's expiry is set with the first event and refreshed at the end.
+      const pipeline = redis.pipeline().xadd(keys.turnLog(turnId), "MAXLEN", "~", String(LOG_MAX), "*", "e", payload);
+      if (seq === startAfter + 1 || "end" in event) pipeline.expire(keys.turnLog(turnId), LOG_TTL_SECONDS);
+      const results = await pipeline.publish(keys.turnChannel(turnId), payload).exec();
+      const failure = results?.find(([error]) => error)?.[0];
+      if (failure) throw failure;
     },
   };
 }

@@ -76,10 +76,14 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
       reply = responseMessage;
     },
   });
+  // Chunks are sent without waiting for each reply: one connection keeps them in order, and the
+  // stream is not held up by Redis round trips. Every send is awaited before the reply is stored.
+  const sends: Promise<void>[] = [];
   for await (const chunk of stream) {
     if (chunk.type === "error") failed = true;
-    await publisher.publish({ chunk });
+    sends.push(publisher.publish({ chunk }));
   }
+  await Promise.all(sends);
   const finishReason = failed ? "error" : await Promise.resolve(result.finishReason).catch(() => "error" as const);
   const usage = usageOf(await Promise.resolve(result.totalUsage).catch(() => ({})));
   const stored: StoredUIMessage = {

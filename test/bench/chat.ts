@@ -1,0 +1,141 @@
+/**
+ * Health chat overhead, measured side by side in one run (`bun run bench` runs it), same offline
+ * model and tools on both sides:
+ * - in-process: `streamText` + `toUIMessageStream` called directly (the floor);
+ * - full path: HTTP POST → API → BullMQ → worker process → Redis pub/sub → SSE → client.
+ * Time to first chunk and total turn time, 200 turns one at a time; then 200 concurrent streaming
+ * chats: errors, time to first chunk, and the largest gap between consecutive chunks a client saw.
+ * The question ("symptom options for pregnancy") runs a tool without I/O, so the figures are the
+ * pipeline's own cost.
+ */
+import { isStepCount, streamText } from "ai";
+import { stopProcess } from "../../scripts/lib/processes";
+import { createOfflineModel } from "../../shared/chat/offlineModel";
+import { healthInstructions } from "../../shared/chat/prompt";
+import { createAccount } from "../../shared/services/accounts";
+import { CHAT_TOOLS } from "../../shared/tools";
+import { toAiSdkTools } from "../../shared/tools/aiSdk";
+import { benchWorld, serve } from "./world";
+
+const TURNS = Number(process.env.BENCH_CHAT_TURNS ?? 200);
+const CONCURRENT = Number(process.env.BENCH_CHAT_CONCURRENT ?? 200);
+const QUESTION = "symptom options for pregnancy";
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+};
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+const world = await benchWorld();
+const server = await serve("full", world.childEnv);
+const worker = Bun.spawn([process.execPath, "workers/main.ts"], {
+  env: { ...world.childEnv, LOG_LEVEL: "silent" },
+  stdout: "ignore",
+  stderr: "inherit",
+});
+try {
+  const { apiKey, accountId } = await createAccount(
+    { sql: world.deps.sql, redis: world.deps.redis, redisPrefix: world.env.REDIS_PREFIX },
+    { plan: "pro" },
+  );
+  const base = `http://127.0.0.1:${server.port}`;
+
+  async function inProcess(): Promise<{ first: number; total: number }> {
+    const start = performance.now();
+    const ctx = { deps: world.deps, principal: { accountId, plan: "pro" as const }, requestId: "bench" };
+    const result = streamText({
+      model: createOfflineModel(),
+      instructions: healthInstructions(undefined),
+      messages: [{ role: "user", content: QUESTION }],
+      tools: toAiSdkTools(CHAT_TOOLS, ctx),
+      stopWhen: isStepCount(6),
+    });
+    let first = 0;
+    for await (const _chunk of result.toUIMessageStream()) if (!first) first = performance.now() - start;
+    return { first, total: performance.now() - start };
+  }
+
+  async function fullPath(): Promise<{ first: number; total: number; maxGap: number; ok: boolean }> {
+    const start = performance.now();
+    const response = await fetch(`${base}/api/v1/health/chat`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ message: QUESTION, stream: true }),
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let first = 0;
+    let last = 0;
+    let maxGap = 0;
+    let text = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      const now = performance.now() - start;
+      if (!first) first = now;
+      if (last) maxGap = Math.max(maxGap, now - last);
+      last = now;
+      text += decoder.decode(value, { stream: true });
+    }
+    return {
+      first,
+      total: performance.now() - start,
+      maxGap,
+      ok: response.ok && text.includes("data: [DONE]") && !text.includes('"type":"error"'),
+    };
+  }
+
+  for (let i = 0; i < 20; i++) await Promise.all([inProcess(), fullPath()]); // warm-up
+  const direct: { first: number; total: number }[] = [];
+  const piped: { first: number; total: number }[] = [];
+  for (let i = 0; i < TURNS; i++) {
+    direct.push(await inProcess());
+    piped.push(await fullPath());
+  }
+  const burst = await Promise.all(Array.from({ length: CONCURRENT }, () => fullPath()));
+
+  const row = (name: string, list: { first: number; total: number }[]) => {
+    const first = list.map((r) => r.first);
+    const total = list.map((r) => r.total);
+    return `| ${name} | ${ms(percentile(first, 50))} | ${ms(percentile(first, 99))} | ${ms(percentile(total, 50))} | ${ms(percentile(total, 99))} |`;
+  };
+  console.log(`\nHealth chat, ${TURNS} sequential turns each, ${new Date().toISOString()}\n`);
+  console.log("| path | first chunk p50 | first chunk p99 | whole turn p50 | whole turn p99 |");
+  console.log("|---|---|---|---|---|");
+  console.log(row("in-process streamText", direct));
+  console.log(row("HTTP → API → BullMQ → worker → Redis → SSE", piped));
+  const added = (p: number, pick: (r: { first: number; total: number }) => number) =>
+    percentile(piped.map(pick), p) - percentile(direct.map(pick), p);
+  console.log(
+    `\nAdded by the pipeline: first chunk p50 ${ms(added(50, (r) => r.first))}, p99 ${ms(added(99, (r) => r.first))}; whole turn p50 ${ms(added(50, (r) => r.total))}, p99 ${ms(added(99, (r) => r.total))}`,
+  );
+  const failures = burst.filter((r) => !r.ok).length;
+  console.log(
+    `\n${CONCURRENT} concurrent streaming chats: ${failures} errors; first chunk p50 ${ms(
+      percentile(
+        burst.map((r) => r.first),
+        50,
+      ),
+    )}, p99 ${ms(
+      percentile(
+        burst.map((r) => r.first),
+        99,
+      ),
+    )}; whole turn p99 ${ms(
+      percentile(
+        burst.map((r) => r.total),
+        99,
+      ),
+    )}; largest gap between chunks p99 ${ms(
+      percentile(
+        burst.map((r) => r.maxGap),
+        99,
+      ),
+    )}`,
+  );
+} finally {
+  await stopProcess(server.child);
+  await stopProcess(worker);
+  await world.cleanup();
+}
