@@ -121,9 +121,10 @@ function pick(hit: Retrieved) {
 const PAPER_FIELDS = Object.keys(PaperSchema.properties);
 
 /**
- * Papers whose title or abstract contains one of the names as a phrase: one query per name, merged
- * by Meilisearch's federated search (best score first, each paper once). Word rules are those of
- * paper search: whole words, case and diacritics folded, no typos.
+ * Papers whose title or abstract contains one of the names as a phrase: one query per name in one
+ * multi-search, merged here by ranking score (each paper once). Word rules are those of paper
+ * search: whole words, case and diacritics folded, no typos. Not Meilisearch's federated search:
+ * measured here it adds ~3.5 ms per call to queries that take 0.3 ms on their own.
  */
 export async function searchRelatedPapers(
   meili: Meilisearch,
@@ -139,10 +140,21 @@ export async function searchRelatedPapers(
     attributesToSearchOn: ["title", "abstract"],
     matchingStrategy: "all",
     attributesToRetrieve: PAPER_FIELDS,
+    showRankingScore: true,
+    limit,
   }));
-  const body = { federation: { limit }, queries };
-  const result = (await post(meili, "/multi-search", body)) as { hits: (Paper & { _federation?: unknown })[] };
-  return result.hits.map(({ _federation, ...paper }) => paper as Paper);
+  const lists = await multiSearch<Paper & { _rankingScore?: number }>(meili, queries);
+  // A stable sort keeps the label's hits ahead of a synonym's at equal scores.
+  const ranked = lists.flat().sort((a, b) => (b._rankingScore ?? 0) - (a._rankingScore ?? 0));
+  const seen = new Set<string>();
+  const papers: Paper[] = [];
+  for (const { _rankingScore, ...paper } of ranked) {
+    if (seen.has(paper.id)) continue;
+    seen.add(paper.id);
+    papers.push(paper);
+    if (papers.length === limit) break;
+  }
+  return papers;
 }
 
 async function multiSearch<Hit>(meili: Meilisearch, queries: object[]): Promise<Hit[][]> {

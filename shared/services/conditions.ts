@@ -1,9 +1,10 @@
 import type { Meilisearch } from "../../search-index/client";
 import { type ConditionHit, searchConditionCandidates, searchRelatedPapers } from "../../search-index/searchConditions";
+import type { LookupCache } from "../conditions/lookupCache";
 import type { ConditionDetail, ConditionInfo, ConditionLookup, ConditionSearch } from "../conditions/schemas";
-import { type ConditionTerm, foldName, isExactSynonym, normalizeMondoId } from "../conditions/term";
+import { foldName, isExactSynonym, normalizeMondoId } from "../conditions/term";
 import { mondoLinks, resolveXref } from "../conditions/xrefs";
-import { findConditionById, findConditionLabels, listConditionChildren } from "../db/repositories/conditions";
+import { findConditionWithNeighbours, type TermRef } from "../db/repositories/conditions";
 import type { Sql } from "../db/sql";
 import { AppError } from "../errors";
 import { unavailable } from "./unavailable";
@@ -12,6 +13,8 @@ export interface ConditionsCtx {
   sql: Sql;
   meili: Meilisearch;
   indexPrefix: string;
+  /** Optional per-process cache of lookups (see lookupCache.ts); without it every lookup searches. */
+  cache?: LookupCache<ConditionLookup>;
 }
 
 /**
@@ -50,21 +53,35 @@ export async function lookupCondition(
   input: { q: string; papers?: number },
 ): Promise<ConditionLookup> {
   const q = input.q.trim();
+  const papers = input.papers ?? PAPERS_DEFAULT;
+  const key = `${papers}|${foldName(q)}`;
+  const cached = ctx.cache?.get(key);
+  if (cached === null) throw notFound(q);
+  if (cached) return { ...cached, query: q };
+  const found = await resolve(ctx, q, papers);
+  ctx.cache?.set(key, found ?? null);
+  if (!found) throw notFound(q);
+  return found;
+}
+
+function notFound(q: string): AppError {
+  return new AppError("NOT_FOUND", `No condition matches "${q}" closely enough.`);
+}
+
+async function resolve(ctx: ConditionsCtx, q: string, limit: number): Promise<ConditionLookup | undefined> {
   const candidates = await searchConditionCandidates(ctx.meili, ctx.indexPrefix, q, LOOKUP_CANDIDATES).catch(
     unavailable("Meilisearch"),
   );
   const best = candidates.find(isAcceptable);
-  if (!best) throw new AppError("NOT_FOUND", `No condition matches "${q}" closely enough.`);
+  if (!best) return undefined;
   const names = distinctNames([best.label, ...best.exactSynonyms]).slice(0, PAPER_NAMES_MAX);
-  const [info, papers] = await Promise.all([
-    termInfo(ctx, best.id),
-    searchRelatedPapers(ctx.meili, ctx.indexPrefix, names, input.papers ?? PAPERS_DEFAULT).catch(
-      unavailable("Meilisearch"),
-    ),
+  const [term, papers] = await Promise.all([
+    termInfo(ctx, best.id, false),
+    searchRelatedPapers(ctx.meili, ctx.indexPrefix, names, limit).catch(unavailable("Meilisearch")),
   ]);
   return {
     query: q,
-    info: { ...info.info, match: { by: best.match, score: best.score } },
+    info: { ...term.info, match: { by: best.match, score: best.score } },
     papers: { query: { names, fields: PAPER_FIELDS }, data: papers },
   };
 }
@@ -84,11 +101,8 @@ function distinctNames(names: string[]): string[] {
 export async function getCondition(ctx: ConditionsCtx, mondoId: string): Promise<ConditionDetail> {
   const id = normalizeMondoId(mondoId);
   if (!id) throw new AppError("NOT_FOUND", `No condition with id ${mondoId}.`);
-  const [{ info }, children] = await Promise.all([
-    termInfo(ctx, id, mondoId),
-    listConditionChildren(ctx.sql, id).catch(unavailable("PostgreSQL")),
-  ]);
-  return { ...info, children };
+  const { info, children } = await termInfo(ctx, id, true, mondoId);
+  return { ...info, children: children ?? [] };
 }
 
 /** Ranked candidates for a name: exact matches first (score 1), then typo-tolerant ones by score. */
@@ -115,23 +129,23 @@ export async function searchConditions(
 async function termInfo(
   ctx: ConditionsCtx,
   id: string,
+  withChildren: boolean,
   asked = id,
-): Promise<{ term: ConditionTerm; info: ConditionInfo }> {
-  const term = await findConditionById(ctx.sql, id).catch(unavailable("PostgreSQL"));
-  if (!term) throw new AppError("NOT_FOUND", `No condition with id ${asked}.`);
-  const labels = await findConditionLabels(ctx.sql, term.parents).catch(unavailable("PostgreSQL"));
-  const labelOf = new Map(labels.map((ref) => [ref.id, ref.label]));
+): Promise<{ info: ConditionInfo; children: TermRef[] | null }> {
+  const row = await findConditionWithNeighbours(ctx.sql, id, withChildren).catch(unavailable("PostgreSQL"));
+  if (!row) throw new AppError("NOT_FOUND", `No condition with id ${asked}.`);
+  const labelOf = new Map(row.parentRefs.map((ref) => [ref.id, ref.label]));
   return {
-    term,
+    children: row.children,
     info: {
-      id: term.id,
-      label: term.label,
-      definition: term.definition,
+      id: row.id,
+      label: row.label,
+      definition: row.definition,
       // Exact synonyms first: they are names of the condition; the others are only related.
-      synonyms: [...term.synonyms].sort((a, b) => Number(isExactSynonym(b)) - Number(isExactSynonym(a))),
-      xrefs: term.xrefs.map(resolveXref),
-      parents: term.parents.map((parent) => ({ id: parent, label: labelOf.get(parent) ?? null })),
-      links: mondoLinks(term.id),
+      synonyms: [...row.synonyms].sort((a, b) => Number(isExactSynonym(b)) - Number(isExactSynonym(a))),
+      xrefs: row.xrefs.map(resolveXref),
+      parents: row.parents.map((parent) => ({ id: parent, label: labelOf.get(parent) ?? null })),
+      links: mondoLinks(row.id),
       source: SOURCE,
     },
   };

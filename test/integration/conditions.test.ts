@@ -123,15 +123,16 @@ describe("GET /api/v1/health/condition", () => {
   });
 
   test("typos within the rule resolve, to the general term", async () => {
-    for (const [q, label] of [
+    const typos: [string, string][] = [
       ["asthmaa", "asthma"],
       ["ashtma", "asthma"],
       ["diabetis", "diabetes mellitus"],
       ["influensa", "influenza"],
       ["pnemonia", "pneumonia"],
       ["cystic fibrosiss", "cystic fibrosis"],
-    ]) {
-      const body = await lookup(q as string);
+    ];
+    for (const [q, label] of typos) {
+      const body = await lookup(q);
       expect({ q, label: body.info.label, by: body.info.match.by }).toEqual({ q, label, by: "ranked" });
     }
     expect((await lookup("diabetes")).info.label).toBe("diabetes mellitus");

@@ -1,4 +1,4 @@
-import { indexConditions } from "../../search-index/conditions";
+import { indexConditions } from "../../search-index/ingestConditions";
 import type { Deps } from "../../shared/deps";
 import type { JobPayload } from "../../shared/jobs";
 

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { LookupCache } from "../../../shared/conditions/lookupCache";
 import {
   ConditionDetailSchema,
   ConditionLookupSchema,
@@ -40,7 +41,12 @@ function detail(summary: string, description: string) {
 }
 
 export function conditionRoutes(deps: Pick<Deps, "sql" | "meili" | "env">) {
-  const ctx: ConditionsCtx = { sql: deps.sql, meili: deps.meili, indexPrefix: deps.env.MEILI_INDEX_PREFIX };
+  const ctx: ConditionsCtx = {
+    sql: deps.sql,
+    meili: deps.meili,
+    indexPrefix: deps.env.MEILI_INDEX_PREFIX,
+    cache: new LookupCache(),
+  };
   return new Elysia({ name: "routes/health/conditions" })
     .get(
       "/api/v1/health/condition",

@@ -40,17 +40,26 @@ export async function findConditionById(sql: Db, id: string): Promise<ConditionT
   return row;
 }
 
-/** Labels of the given terms, in the given order; ids not loaded are left out. */
-export async function findConditionLabels(sql: Db, ids: string[]): Promise<TermRef[]> {
-  if (ids.length === 0) return [];
-  const rows = await sql<TermRef[]>`select id, label from conditions where id = any(${ids})`;
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.map((id) => byId.get(id)).filter((row): row is TermRef => row !== undefined);
+/** A term with the labels of its loaded parents and, when asked, its direct subclasses by label. */
+export interface ConditionRow extends ConditionTerm {
+  parentRefs: TermRef[];
+  children: TermRef[] | null;
 }
 
-/** Direct subclasses of a term, by label. */
-export async function listConditionChildren(sql: Db, id: string): Promise<TermRef[]> {
-  return sql<TermRef[]>`select id, label from conditions where parents @> array[${id}]::text[] order by label, id`;
+/** One round trip for a term and its neighbours (a lookup's hot path). */
+export async function findConditionWithNeighbours(
+  sql: Db,
+  id: string,
+  withChildren: boolean,
+): Promise<ConditionRow | undefined> {
+  const [row] = await sql<ConditionRow[]>`
+    select c.id, c.label, c.definition, c.synonyms, c.xrefs, c.parents, c.descendants,
+      coalesce((select json_agg(json_build_object('id', p.id, 'label', p.label))
+        from conditions p where p.id = any(c.parents)), '[]') as "parentRefs",
+      case when ${withChildren} then coalesce((select json_agg(json_build_object('id', k.id, 'label', k.label)
+        order by k.label, k.id) from conditions k where k.parents @> array[c.id]), '[]') end as children
+    from conditions c where c.id = ${id}`;
+  return row;
 }
 
 export async function countConditions(sql: Db): Promise<number> {
