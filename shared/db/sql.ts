@@ -4,6 +4,11 @@ export type Sql = postgres.Sql;
 /** A pool or an open transaction: what repositories run their queries on. */
 export type Db = postgres.Sql | postgres.TransactionSql;
 
+/** A timestamp column as the API shows it: ISO 8601 in UTC with milliseconds, like `Date#toISOString`. */
+export function isoTimestamp(sql: Db, column: string) {
+  return sql`to_char(${sql(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
 /** One pool per process. `max` stays small: PostgreSQL connections are expensive, requests are short. */
 export function createSql(url: string, options: { max?: number } = {}): Sql {
   return postgres(url, {

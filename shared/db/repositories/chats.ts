@@ -1,10 +1,9 @@
 import type { ChatPatch, ChatSummary, StoredUIMessage } from "../../chat/schemas";
-import type { Db } from "../sql";
+import { type Db, isoTimestamp } from "../sql";
 
 export type Surface = "health" | "research";
 
-const iso = (sql: Db, column: string) =>
-  sql`to_char(${sql(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const iso = isoTimestamp;
 
 const CHAT_COLUMNS = (sql: Db) => sql`
   c.id, c.surface, c.title, c.pinned, c.archived, ${iso(sql, "c.created_at")} as "createdAt",

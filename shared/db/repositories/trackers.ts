@@ -1,13 +1,11 @@
 import type { Entry, Tracker, TrackerStatus } from "../../health/schemas";
 import type { LogKind } from "../../services/symptoms";
-import type { Db } from "../sql";
+import { type Db, isoTimestamp } from "../sql";
 
 /** A log without its entries, as stored. */
 export type TrackerRow = Omit<Tracker, "entries">;
 
-/** A timestamp as the API shows it: ISO 8601 in UTC with milliseconds, like `Date#toISOString`. */
-const iso = (sql: Db, column: string) =>
-  sql`to_char(${sql(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const iso = isoTimestamp;
 
 const TRACKER_COLUMNS = (sql: Db) => sql`
   t.id, t.title, t.kind, t.status, ${iso(sql, "t.started_at")} as "startedAt",
