@@ -1,7 +1,7 @@
 import { createMeili, type Meilisearch } from "../search-index/client";
 import { meiliConnection } from "../search-index/config";
 import { type AuthEvents, createAuthEvents } from "./authEvents";
-import { DEFAULT_CATALOG, type ModelEntry } from "./chat/models";
+import { type ModelEntry, modelCatalog } from "./chat/models";
 import { createTurnSubscriber, type TurnSubscriber } from "./chat/turnEvents";
 import { createSql, type Sql } from "./db/sql";
 import { databaseUrl, type Env, redisUrl } from "./env";
@@ -49,7 +49,7 @@ export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "lo
     authEvents: createAuthEvents(redisUrl(env), env.REDIS_PREFIX, redis),
     jobEvents: createJobEvents(redisUrl(env), env.REDIS_PREFIX),
     turnSubscriber: createTurnSubscriber(redisUrl(env), env.REDIS_PREFIX),
-    models: overrides.models ?? DEFAULT_CATALOG,
+    models: overrides.models ?? modelCatalog(env),
   };
 }
 

@@ -48,6 +48,29 @@ export const EnvSchema = T.Object({
   CHAT_KEEPALIVE_MS: T.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
   /** Overrides every queue's concurrency (per worker process); unset → the per-queue defaults in jobs.ts. */
   WORKER_CONCURRENCY: T.Optional(T.Integer({ minimum: 1, maximum: 512 })),
+  /*
+   * Chat model providers. A provider is switched on by its *_MODELS list alone (format in
+   * shared/chat/providers/modelList.ts), so a key exported in a shell for other tools never turns a
+   * paid provider on. Base URLs have defaults here because the provider SDKs would otherwise fall
+   * back to reading the process environment themselves.
+   */
+  OPENAI_API_KEY: T.Optional(T.String()),
+  OPENAI_BASE_URL: T.String({ default: "https://api.openai.com/v1", description: "OpenAI Responses API base." }),
+  OPENAI_MODELS: T.Optional(T.String({ description: "OpenAI models the chat may use; unset → OpenAI is off." })),
+  ANTHROPIC_API_KEY: T.Optional(T.String()),
+  ANTHROPIC_BASE_URL: T.String({
+    default: "https://api.anthropic.com/v1",
+    description: "Anthropic Messages API base.",
+  }),
+  ANTHROPIC_MODELS: T.Optional(T.String({ description: "Anthropic models the chat may use; unset → off." })),
+  OPENAI_COMPATIBLE_BASE_URL: T.Optional(
+    T.String({ description: "Chat-completions server (Ollama, vLLM, llama.cpp), e.g. http://127.0.0.1:11434/v1." }),
+  ),
+  /** Optional: local servers usually need none. */
+  OPENAI_COMPATIBLE_API_KEY: T.Optional(T.String()),
+  OPENAI_COMPATIBLE_MODELS: T.Optional(T.String({ description: "Models served there; unset → off." })),
+  /** The default health model: one id for every plan, and/or `plan=id` pairs, comma-separated. */
+  CHAT_DEFAULT_MODEL: T.Optional(T.String()),
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -57,7 +57,7 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
   ]);
   const messageId = `msg_${Bun.randomUUIDv7()}`;
   const result = streamText({
-    model: languageModelFor(entry),
+    model: languageModelFor(entry, deps.env),
     instructions: healthInstructions(profile),
     messages: await convertToModelMessages(toModelInput(history)),
     tools: toAiSdkTools(CHAT_TOOLS, ctx),
