@@ -129,6 +129,7 @@ describe("GET /api/v1/health/condition", () => {
       ["diabetis", "diabetes mellitus"],
       ["influensa", "influenza"],
       ["pnemonia", "pneumonia"],
+      ["migrane", "migraine disorder"],
       ["cystic fibrosiss", "cystic fibrosis"],
     ];
     for (const [q, label] of typos) {
