@@ -8,6 +8,7 @@ import { listenUrl, loadEnv, publicUrl } from "../shared/env";
 import { prepareInfrastructure } from "./lib/boot";
 import { type Managed, StartupError, stopAll, waitFor } from "./lib/processes";
 import { seedDemo, seedDemoPapers } from "./lib/seed";
+import { seedDemoConditions } from "./lib/seedConditions";
 import { seedDemoReferences } from "./lib/seedReferences";
 
 const say = (line = "") => process.stdout.write(`${line}\n`);
@@ -59,6 +60,7 @@ async function main() {
   say(`Meilisearch  ${infra.env.MEILI_URL}`);
   say("Queue dashboard: none (inspect queues with redis-cli; see README)");
   await seedDemoPapers(infra.env, childEnv);
+  await seedDemoConditions(infra.env, childEnv);
   if (demo.apiKey) {
     say();
     say(`Demo account ${demo.accountId} (pro plan). Its API key is shown this once:`);
