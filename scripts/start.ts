@@ -4,6 +4,8 @@
  * once, then runs the API and the workers as child processes until Ctrl-C / SIGTERM, when it
  * stops them and every process it started.
  */
+
+import { modelCatalog } from "../shared/chat/models";
 import { listenUrl, loadEnv, publicUrl } from "../shared/env";
 import { prepareInfrastructure } from "./lib/boot";
 import { type Managed, StartupError, stopAll, waitFor } from "./lib/processes";
@@ -29,6 +31,8 @@ process.on("SIGTERM", () => void stop(0));
 
 async function main() {
   const env = loadEnv();
+  // A bad model list stops here, before any server starts (the API and workers would refuse it too).
+  modelCatalog(env);
   const infra = await prepareInfrastructure(env, managed);
   if (infra.migrations.length > 0) say(`Applied migrations: ${infra.migrations.join(", ")}`);
 

@@ -62,6 +62,8 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
     messages: await convertToModelMessages(toModelInput(history)),
     tools: toAiSdkTools(CHAT_TOOLS, ctx),
     stopWhen: isStepCount(MAX_STEPS),
+    // Provider errors go to our log (the SDK would print them); the UI stream turns them into an error chunk.
+    onError: ({ error }) => deps.log.warn("chat model error", { turnId: turn.turnId, model: entry.id, error }),
   });
   let reply: UIMessage | undefined;
   let failed = false;
