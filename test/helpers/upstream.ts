@@ -1,4 +1,6 @@
 import { join } from "node:path";
+import type { Deps } from "../../shared/deps";
+import type { Env } from "../../shared/env";
 
 /**
  * A local HTTP server standing in for RxNav and openFDA: it replays recorded real responses (read
@@ -121,5 +123,13 @@ export function startUpstreamFixtures(): UpstreamFixtures {
       for (const release of stalled) release();
       await server.stop(true);
     },
+  };
+}
+
+/** Deps whose reference clients talk to the fixture server instead of RxNav and openFDA. */
+export function withUpstream(base: Deps, upstream: UpstreamFixtures, env: Partial<Env> = {}): Deps {
+  return {
+    ...base,
+    env: { ...base.env, RXNAV_BASE_URL: upstream.rxnavUrl, OPENFDA_BASE_URL: upstream.openFdaUrl, ...env },
   };
 }

@@ -8,7 +8,7 @@ import { readSse, sendWithTransport } from "../helpers/chat";
 import { healthAccount } from "../helpers/health";
 import { call, createTestAccount, errorOf, json, type TestApp } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
-import { startUpstreamFixtures, type UpstreamFixtures } from "../helpers/upstream";
+import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../helpers/upstream";
 
 let deps: Deps;
 let app: TestApp;
@@ -20,8 +20,7 @@ beforeAll(async () => {
   upstream = startUpstreamFixtures();
   const base = await testDeps();
   deps = {
-    ...base,
-    env: { ...base.env, RXNAV_BASE_URL: upstream.rxnavUrl, OPENFDA_BASE_URL: upstream.openFdaUrl },
+    ...withUpstream(base, upstream),
     // A second model only the pro plan may use, to test entitlement.
     models: [OFFLINE_MODEL, { ...OFFLINE_MODEL, id: "offline-pro-only", plans: ["pro"], defaultFor: [] }],
   };

@@ -1,15 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import { DEMO_PAPERS } from "../../scripts/lib/seed";
-import { DEMO_CONDITIONS } from "../../scripts/lib/seedConditions";
-import { toPaperDocument } from "../../search-index/papers";
-import { applyIndexSettings, indexUid } from "../../search-index/settings";
 import type { Deps } from "../../shared/deps";
-import { parseSourceLine, toPaper } from "../../shared/papers/record";
 import { PLANS, type PlanTable } from "../../shared/plans";
-import { startWorkers } from "../../workers/runner";
 import { call, createTestAccount, errorOf, json, type TestApp } from "../helpers/http";
-import { processEnvFor, testDeps, testWorld } from "../helpers/infra";
+import { ownIndexes } from "../helpers/indexes";
+import { testDeps } from "../helpers/infra";
 
 let deps: Deps;
 let app: TestApp;
@@ -34,33 +29,8 @@ interface Lookup {
 }
 
 beforeAll(async () => {
-  const base = await testDeps({ plans: PLANS_FOR_TEST });
   // Indexes of their own (papers and conditions), so other test files cannot change what this one expects.
-  const prefix = `${base.env.MEILI_INDEX_PREFIX}cond_`;
-  deps = { ...base, env: { ...base.env, MEILI_INDEX_PREFIX: prefix } };
-  await applyIndexSettings(deps.meili, prefix);
-  const workers = await startWorkers(deps);
-  try {
-    const { env } = await testWorld();
-    const cli = Bun.spawn([process.execPath, "scripts/mondo-load.ts", DEMO_CONDITIONS], {
-      env: processEnvFor({ ...env, MEILI_INDEX_PREFIX: prefix }),
-      stdout: "pipe",
-      stderr: "ignore",
-    });
-    if ((await cli.exited) !== 0) throw new Error("mondo:load failed");
-  } finally {
-    await workers.close();
-  }
-  // Papers go to this file's search index only: the papers table belongs to the ingest tests.
-  const text = new TextDecoder().decode(Bun.gunzipSync(await Bun.file(DEMO_PAPERS).bytes()));
-  const documents = text
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => toPaperDocument(toPaper(parseSourceLine(line))));
-  await deps.meili
-    .index(indexUid(prefix, "papers"))
-    .addDocuments(documents, { primaryKey: "pk" })
-    .waitTask({ timeout: 60_000 });
+  deps = await ownIndexes(await testDeps({ plans: PLANS_FOR_TEST }), "cond");
   app = createApp(deps);
   key = (await createTestAccount(deps, "go")).apiKey;
 }, 60_000);

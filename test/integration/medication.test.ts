@@ -6,7 +6,7 @@ import type { MedicationReference } from "../../shared/references/schemas";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { call, createTestAccount, errorOf, json, type TestApp } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
-import { startUpstreamFixtures, type UpstreamFixtures } from "../helpers/upstream";
+import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../helpers/upstream";
 
 let deps: Deps;
 let app: TestApp;
@@ -17,16 +17,7 @@ let upstream: UpstreamFixtures;
 beforeAll(async () => {
   upstream = startUpstreamFixtures();
   const base = await testDeps();
-  deps = {
-    ...base,
-    env: {
-      ...base.env,
-      RXNAV_BASE_URL: upstream.rxnavUrl,
-      OPENFDA_BASE_URL: upstream.openFdaUrl,
-      UPSTREAM_TIMEOUT_MS: 300,
-      REFERENCE_WAIT_MS: 10_000,
-    },
-  };
+  deps = withUpstream(base, upstream, { UPSTREAM_TIMEOUT_MS: 300, REFERENCE_WAIT_MS: 10_000 });
   workers = await startWorkers(deps, { queues: ["rxnav", "openfda"] });
   app = createApp(deps);
   key = (await createTestAccount(deps, "go")).apiKey;
