@@ -57,14 +57,20 @@ export function sseEvents(response: Response) {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let buffer = "";
+  let comments = 0;
   return {
+    /** How many SSE comments (keep-alives) were read so far. */
+    comments: () => comments,
     async next(): Promise<{ id?: number; data: string } | undefined> {
       for (;;) {
         const end = buffer.indexOf("\n\n");
         if (end !== -1) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          if (block.startsWith(":")) continue;
+          if (block.startsWith(":")) {
+            comments += 1;
+            continue;
+          }
           const id = /^id: (\d+)$/m.exec(block)?.[1];
           return { ...(id ? { id: Number(id) } : {}), data: /^data: (.*)$/m.exec(block)?.[1] ?? "" };
         }

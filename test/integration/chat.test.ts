@@ -4,7 +4,7 @@ import { OFFLINE_MODEL } from "../../shared/chat/models";
 import type { ChatReply } from "../../shared/chat/schemas";
 import type { Deps } from "../../shared/deps";
 import { startWorkers, type Workers } from "../../workers/runner";
-import { readSse, sendWithTransport } from "../helpers/chat";
+import { readSse, sendWithTransport, sseEvents } from "../helpers/chat";
 import { healthAccount } from "../helpers/health";
 import { call, createTestAccount, errorOf, json, type TestApp } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
@@ -88,6 +88,29 @@ describe("health chat, streaming", () => {
     expect(events.at(-1)?.data).toBe("[DONE]");
     const ids = events.flatMap((e) => (e.id ? [Number(e.id)] : []));
     expect(ids).toEqual(ids.map((_, i) => i + 1));
+  });
+});
+
+describe("health chat, quiet streams", () => {
+  test("keep-alive comments flow while a tool waits on a slow upstream", async () => {
+    const chatty = createApp({ ...deps, env: { ...deps.env, CHAT_KEEPALIVE_MS: 100 } });
+    upstream.mode = "stall";
+    try {
+      const response = await call(chatty, "/api/v1/health/chat", {
+        method: "POST",
+        key,
+        body: { message: "adalimumab warnings", stream: true },
+      });
+      const events = sseEvents(response);
+      await events.until("tool-input-available");
+      await Bun.sleep(350);
+      upstream.mode = "normal";
+      const rest = await events.rest();
+      expect(rest.at(-1)?.data).toBe("[DONE]");
+      expect(events.comments()).toBeGreaterThanOrEqual(2);
+    } finally {
+      upstream.mode = "normal";
+    }
   });
 });
 
