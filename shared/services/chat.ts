@@ -1,7 +1,13 @@
 import { estimateTokens, type ModelEntry, routeModel } from "../chat/models";
 import type { ChatReply, ChatRequest, StoredUIMessage } from "../chat/schemas";
 import type { ChatTurn } from "../chat/turn";
-import { findChatById, findReplyToTurn, insertChat, insertUserMessage, listMessages } from "../db/repositories/chats";
+import {
+  findChatById,
+  findReplyToTurn,
+  insertChatWithMessage,
+  insertUserMessage,
+  listMessages,
+} from "../db/repositories/chats";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { isUuid } from "../formats";
@@ -69,18 +75,10 @@ export async function prepareTurn(ctx: ChatCtx, caller: Caller, body: ChatReques
       createdAt: new Date().toISOString(),
     },
   };
-  await ctx.sql
-    .begin(async (tx) => {
-      if (!existing)
-        await insertChat(tx, {
-          id: chatId,
-          accountId: caller.accountId,
-          surface: "health",
-          title: titleFrom(body.message),
-        });
-      await insertUserMessage(tx, chatId, message);
-    })
-    .catch(unavailable("PostgreSQL"));
+  const chat = { id: chatId, accountId: caller.accountId, surface: "health" as const, title: titleFrom(body.message) };
+  await (existing ? insertUserMessage(ctx.sql, chatId, message) : insertChatWithMessage(ctx.sql, chat, message)).catch(
+    unavailable("PostgreSQL"),
+  );
   const turn: ChatTurn = {
     chatId,
     accountId: caller.accountId,

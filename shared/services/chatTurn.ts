@@ -43,7 +43,12 @@ function usageOf(total: { inputTokens?: number; outputTokens?: number; totalToke
  */
 export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ messageId: string }> {
   const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turn.turnId);
-  const existing = await findReplyToTurn(deps.sql, turn.turnId);
+  // Three independent reads, in parallel: they come before the first chunk.
+  const [existing, history, profile] = await Promise.all([
+    findReplyToTurn(deps.sql, turn.turnId),
+    listMessages(deps.sql, turn.chatId),
+    getProfile({ sql: deps.sql, accountId: turn.accountId }),
+  ]);
   if (existing) {
     await publisher.publish({ end: "ok" });
     return { messageId: existing.id };
@@ -51,10 +56,6 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
   const entry = deps.models.find((model) => model.id === turn.modelId);
   if (!entry) throw new Error(`Model ${turn.modelId} is not in this worker's catalog`);
   const ctx = { deps, principal: { accountId: turn.accountId, plan: turn.plan }, requestId: turn.turnId };
-  const [history, profile] = await Promise.all([
-    listMessages(deps.sql, turn.chatId),
-    getProfile({ sql: deps.sql, accountId: turn.accountId }),
-  ]);
   const messageId = `msg_${Bun.randomUUIDv7()}`;
   const result = streamText({
     model: languageModelFor(entry, deps.env),

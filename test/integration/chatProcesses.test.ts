@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
 import { freePort, stopProcess, tcpOpen, waitFor } from "../../scripts/lib/processes";
 import type { Deps } from "../../shared/deps";
@@ -32,6 +32,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await upstream?.stop();
+});
+
+// The tests hold turns at the medication tool's upstream: a cached answer (from another file) would not wait.
+beforeEach(async () => {
+  await deps.sql`delete from reference_cache`;
 });
 
 function spawnWorker() {

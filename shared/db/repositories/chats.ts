@@ -9,14 +9,6 @@ const CHAT_COLUMNS = (sql: Db) => sql`
   c.id, c.surface, c.title, c.pinned, c.archived, ${iso(sql, "c.created_at")} as "createdAt",
   ${iso(sql, "c.updated_at")} as "updatedAt"`;
 
-export async function insertChat(
-  sql: Db,
-  chat: { id: string; accountId: string; surface: Surface; title: string },
-): Promise<void> {
-  await sql`insert into chats (id, account_id, surface, title)
-    values (${chat.id}, ${chat.accountId}, ${chat.surface}, ${chat.title})`;
-}
-
 /** The account's chat with this id, of any surface; another account's chat is not found. */
 export async function findChatById(sql: Db, accountId: string, id: string): Promise<ChatSummary | undefined> {
   const [row] = await sql<ChatSummary[]>`
@@ -51,6 +43,22 @@ export async function touchChat(sql: Db, id: string): Promise<void> {
 export async function deleteChat(sql: Db, accountId: string, id: string): Promise<boolean> {
   const result = await sql`delete from chats where id = ${id} and account_id = ${accountId}`;
   return result.count === 1;
+}
+
+/** Creates a chat with its first message in one statement (one round trip, one commit). */
+export async function insertChatWithMessage(
+  sql: Db,
+  chat: { id: string; accountId: string; surface: Surface; title: string },
+  message: StoredUIMessage,
+): Promise<void> {
+  await sql`
+    with chat as (
+      insert into chats (id, account_id, surface, title)
+      values (${chat.id}, ${chat.accountId}, ${chat.surface}, ${chat.title}) returning id
+    )
+    insert into chat_messages (id, chat_id, role, parts, metadata)
+    select ${message.id}, chat.id, 'user', ${sql.json(message.parts as never)}, ${sql.json((message.metadata ?? {}) as never)}
+    from chat`;
 }
 
 export async function insertUserMessage(sql: Db, chatId: string, message: StoredUIMessage): Promise<void> {
