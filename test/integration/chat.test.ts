@@ -94,6 +94,8 @@ describe("health chat, streaming", () => {
 describe("health chat, quiet streams", () => {
   test("keep-alive comments flow while a tool waits on a slow upstream", async () => {
     const chatty = createApp({ ...deps, env: { ...deps.env, CHAT_KEEPALIVE_MS: 100 } });
+    // Nothing cached (another file may have looked the drug up), so the lookup waits on the upstream.
+    await deps.sql`delete from reference_cache`;
     upstream.mode = "stall";
     try {
       const response = await call(chatty, "/api/v1/health/chat", {
