@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { findAccountByEmail } from "../../shared/db/repositories/accounts";
 import { countPapers } from "../../shared/db/repositories/papers";
-import { createSql } from "../../shared/db/sql";
+import { createSql, type Sql } from "../../shared/db/sql";
 import { databaseUrl, type Env, redisUrl } from "../../shared/env";
 import { createRedis } from "../../shared/redis";
 import { createAccount } from "../../shared/services/accounts";
@@ -30,18 +30,32 @@ export async function seedDemo(env: Env): Promise<{ accountId: string; apiKey?: 
 export const DEMO_PAPERS = join(import.meta.dir, "../../shared/data/papers/demo.jsonl.gz");
 
 /**
- * Loads the demo papers through the queue (like any ingest) when the papers table is empty.
- * Runs the ingest CLI as a child so its progress shows as usual.
+ * Runs a loader CLI on a shipped file when `count` says its table is empty, as a child so its
+ * progress shows as usual (the loaders go through the queue, so workers must be running).
  */
-export async function seedDemoPapers(env: Env, childEnv: Record<string, string | undefined>): Promise<void> {
+export async function loadWhenEmpty(
+  env: Env,
+  childEnv: Record<string, string | undefined>,
+  load: { what: string; count: (sql: Sql) => Promise<number>; script: string; file: string },
+): Promise<void> {
   const sql = createSql(databaseUrl(env), { max: 1 });
-  const count = await countPapers(sql).finally(() => sql.end({ timeout: 5 }));
+  const count = await load.count(sql).finally(() => sql.end({ timeout: 5 }));
   if (count > 0) return;
-  process.stdout.write("Loading the demo papers…\n");
-  const ingest = Bun.spawn([process.execPath, "scripts/papers-ingest.ts", DEMO_PAPERS], {
+  process.stdout.write(`Loading the demo ${load.what}…\n`);
+  const child = Bun.spawn([process.execPath, load.script, load.file], {
     env: childEnv,
     stdout: "inherit",
     stderr: "inherit",
   });
-  if ((await ingest.exited) !== 0) throw new Error("Loading the demo papers failed (see above).");
+  if ((await child.exited) !== 0) throw new Error(`Loading the demo ${load.what} failed (see above).`);
+}
+
+/** Loads the demo papers through the queue (like any ingest) when the papers table is empty. */
+export function seedDemoPapers(env: Env, childEnv: Record<string, string | undefined>): Promise<void> {
+  return loadWhenEmpty(env, childEnv, {
+    what: "papers",
+    count: countPapers,
+    script: "scripts/papers-ingest.ts",
+    file: DEMO_PAPERS,
+  });
 }
