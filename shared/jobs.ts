@@ -18,7 +18,16 @@ interface JobSpec<S extends TSchema> {
   everyMs?: number;
 }
 
-export const QUEUES = ["maintenance", "papers", "rxnav", "openfda", "conditions", "chat"] as const;
+export const QUEUES = [
+  "maintenance",
+  "papers",
+  "rxnav",
+  "openfda",
+  "conditions",
+  "chat",
+  "uploads",
+  "transcription",
+] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 /**
@@ -34,6 +43,10 @@ export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
   conditions: 4,
   // A turn mostly waits on the model and the tools; many run at once per process.
   chat: 100,
+  // PDF text extraction and image resizing are CPU-bound: two per process on two cores.
+  uploads: 2,
+  // Transcription waits on the provider.
+  transcription: 8,
 };
 
 /**
