@@ -6,6 +6,7 @@ import { registerFormats } from "../shared/formats";
 import { createAuthenticator } from "../shared/services/authenticate";
 import { mcpRoutes } from "./mcp/route";
 import { accessGuard } from "./plugins/access";
+import { bodyLimit } from "./plugins/bodyLimit";
 import { corsPolicy } from "./plugins/cors";
 import { errorHandler } from "./plugins/errors";
 import { requestContext } from "./plugins/requestContext";
@@ -20,6 +21,7 @@ import { trackerReportRoutes } from "./routes/health/trackerReports";
 import { trackerRoutes } from "./routes/health/trackers";
 import { paperRoutes } from "./routes/papers";
 import { systemRoutes } from "./routes/system";
+import { transcribeRoutes } from "./routes/transcribe";
 
 const DOCS = openapi({
   path: "/docs",
@@ -54,6 +56,7 @@ export function createApp(deps: Deps) {
   return new Elysia({ normalize: false })
     .use(errorHandler(deps.log))
     .use(requestContext(deps.log))
+    .use(bodyLimit())
     .use(corsPolicy())
     .use(accessGuard(authenticator, deps.plans))
     .use(DOCS)
@@ -68,6 +71,7 @@ export function createApp(deps: Deps) {
     .use(medicationRoutes(deps))
     .use(chatRoutes(deps))
     .use(chatsRoutes(deps))
+    .use(transcribeRoutes(deps))
     .use(mcpRoutes(deps));
 }
 

@@ -3,9 +3,7 @@ import { loadEnv, publicUrl } from "../shared/env";
 import { redisReady } from "../shared/redis";
 import { exitGracefully } from "../shared/shutdown";
 import { createApp } from "./app";
-
-/** Largest request body the API reads; larger bodies are refused before they are buffered. */
-export const MAX_BODY_BYTES = 1_048_576;
+import { SERVER_MAX_BODY_BYTES } from "./plugins/bodyLimit";
 
 const env = loadEnv();
 const deps = createDeps(env);
@@ -15,7 +13,8 @@ await redisReady(deps.redis, 30_000);
 const app = createApp(deps).listen({
   hostname: env.HOST,
   port: env.PORT,
-  maxRequestBodySize: MAX_BODY_BYTES,
+  // Larger bodies are refused by Bun before they are buffered; per-route limits are in plugins/bodyLimit.ts.
+  maxRequestBodySize: SERVER_MAX_BODY_BYTES,
   idleTimeout: 60,
 });
 deps.log.info("api listening", { url: publicUrl({ ...env, PORT: app.server?.port ?? env.PORT }), pid: process.pid });

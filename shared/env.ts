@@ -71,6 +71,19 @@ export const EnvSchema = T.Object({
   OPENAI_COMPATIBLE_MODELS: T.Optional(T.String({ description: "Models served there; unset → off." })),
   /** The default health model: one id for every plan, and/or `plan=id` pairs, comma-separated. */
   CHAT_DEFAULT_MODEL: T.Optional(T.String()),
+  /*
+   * Speech to text (POST /api/v1/transcribe). A provider without its key answers 503 naming the
+   * missing variable; base URLs are settings so tests (and proxies) can stand in for the providers.
+   */
+  ELEVENLABS_API_KEY: T.Optional(T.String()),
+  ELEVENLABS_BASE_URL: T.String({ default: "https://api.elevenlabs.io", description: "ElevenLabs API base." }),
+  ELEVENLABS_STT_MODEL: T.String({ default: "scribe_v1", description: "ElevenLabs speech-to-text model_id." }),
+  ADDIS_API_KEY: T.Optional(T.String()),
+  ADDIS_BASE_URL: T.String({ default: "https://api.addisassistant.com", description: "Addis AI API base." }),
+  /** One provider call's time limit; a timeout counts as a transient failure and is retried. */
+  TRANSCRIPTION_TIMEOUT_MS: T.Integer({ minimum: 50, maximum: 600_000, default: 60_000 }),
+  /** How long a request waits for its queued transcription (all attempts) before answering 502. */
+  TRANSCRIPTION_WAIT_MS: T.Integer({ minimum: 100, maximum: 900_000, default: 150_000 }),
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -4,6 +4,7 @@ import { ChatTurnSchema } from "./chat/turn";
 import { ConditionBatchSchema } from "./conditions/term";
 import { SourcePaperSchema } from "./papers/record";
 import { LabelQuerySchema, MedicationQuerySchema } from "./references/queries";
+import { TranscriptionJobSchema } from "./transcription/schemas";
 
 /**
  * Every background job, declared once: its queue, payload schema and options. Producers validate
@@ -123,6 +124,15 @@ export const JOBS = {
     queue: "chat",
     payload: ChatTurnSchema,
     options: { attempts: 1, ...keepHistory },
+  },
+  /**
+   * Transcribes audio parked in Redis with one provider. Transient provider failures (network,
+   * timeout, 429, 5xx) retry with backoff while the request waits, bounded by TRANSCRIPTION_WAIT_MS.
+   */
+  "transcription.audio": {
+    queue: "transcription",
+    payload: TranscriptionJobSchema,
+    options: { attempts: 3, backoff: { type: "exponential", delay: 500 }, ...keepHistory },
   },
 } as const satisfies Record<string, JobSpec<TSchema>>;
 

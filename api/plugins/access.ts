@@ -22,6 +22,7 @@ interface AccessPolicy {
 export const ACCESS_POLICIES: AccessPolicy[] = [
   { prefix: "/api/v1/shared/", methods: ["GET"], anonymous: true },
   { prefix: "/api/v1/health/", feature: "health" },
+  { prefix: "/api/v1/transcribe", exact: true, feature: "health" },
   { prefix: "/api/v1/" },
   // GET and DELETE on the MCP endpoint are 405 for everyone; only POST carries JSON-RPC.
   { prefix: "/api/mcp", exact: true, methods: ["POST"] },

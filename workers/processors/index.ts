@@ -6,6 +6,7 @@ import { indexConditionBatch } from "./conditions";
 import { flushKeyUsage } from "./maintenance";
 import { indexPaperBatch, reindexPaperRange } from "./papers";
 import { openFdaLookup, rxnavLookup } from "./references";
+import { transcribeAudio } from "./transcription";
 
 type Processor<N extends JobName> = (deps: Deps, payload: JobPayload<N>, job: Job) => Promise<unknown>;
 
@@ -18,6 +19,7 @@ export const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "references.openfda-lookup": (deps, payload) => openFdaLookup(deps, payload),
   "conditions.index-batch": (deps, payload) => indexConditionBatch(deps, payload),
   "chat.turn": (deps, payload) => chatTurn(deps, payload),
+  "transcription.audio": (deps, payload) => transcribeAudio(deps, payload),
 };
 
 /** Jobs that must leave things consistent when they fail for good (after their last attempt). */

@@ -1,0 +1,47 @@
+import { UnrecoverableError } from "bullmq";
+import { UpstreamError } from "../references/http";
+
+export interface SttUpstream {
+  /** Shown in errors and logs: "ElevenLabs", "Addis AI". */
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
+/**
+ * POSTs a multipart form and parses the JSON answer. Failures that may pass (network, timeout,
+ * 408, 429, 5xx) throw `UpstreamError` so BullMQ retries the job; any other answer (a bad key, audio
+ * the provider refuses, a wrong base URL) throws `UnrecoverableError`: repeating it cannot help.
+ * Response bodies are never copied into errors: they may echo the transcript.
+ */
+export async function postForm<T>(upstream: SttUpstream, form: FormData): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(upstream.url, {
+      method: "POST",
+      headers: { accept: "application/json", "user-agent": "papers-health-service/0.1", ...upstream.headers },
+      body: form,
+      signal: AbortSignal.timeout(upstream.timeoutMs),
+    });
+  } catch (cause) {
+    const timedOut = cause instanceof Error && cause.name === "TimeoutError";
+    throw new UpstreamError(upstream.name, timedOut ? `no answer within ${upstream.timeoutMs} ms` : "unreachable", {
+      cause,
+    });
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    const status = response.status;
+    if (status === 408 || status === 429 || status >= 500) {
+      throw new UpstreamError(upstream.name, `answered HTTP ${status}`);
+    }
+    const what = status === 401 || status === 403 ? "refused our API key" : "refused the request";
+    throw new UnrecoverableError(`${upstream.name}: ${what} (HTTP ${status})`);
+  }
+  try {
+    return (await response.json()) as T;
+  } catch (cause) {
+    throw new UpstreamError(upstream.name, "answered with invalid JSON", { cause });
+  }
+}
