@@ -22,6 +22,7 @@ import { trackerRoutes } from "./routes/health/trackers";
 import { paperRoutes } from "./routes/papers";
 import { systemRoutes } from "./routes/system";
 import { transcribeRoutes } from "./routes/transcribe";
+import { uploadRoutes } from "./routes/uploads";
 
 const DOCS = openapi({
   path: "/docs",
@@ -56,7 +57,7 @@ export function createApp(deps: Deps) {
   return new Elysia({ normalize: false })
     .use(errorHandler(deps.log))
     .use(requestContext(deps.log))
-    .use(bodyLimit())
+    .use(bodyLimit(deps.env))
     .use(corsPolicy())
     .use(accessGuard(authenticator, deps.plans))
     .use(DOCS)
@@ -72,6 +73,7 @@ export function createApp(deps: Deps) {
     .use(chatRoutes(deps))
     .use(chatsRoutes(deps))
     .use(transcribeRoutes(deps))
+    .use(uploadRoutes(deps))
     .use(mcpRoutes(deps));
 }
 

@@ -3,7 +3,7 @@ import { loadEnv, publicUrl } from "../shared/env";
 import { redisReady } from "../shared/redis";
 import { exitGracefully } from "../shared/shutdown";
 import { createApp } from "./app";
-import { SERVER_MAX_BODY_BYTES } from "./plugins/bodyLimit";
+import { serverMaxBodyBytes } from "./plugins/bodyLimit";
 
 const env = loadEnv();
 const deps = createDeps(env);
@@ -14,7 +14,7 @@ const app = createApp(deps).listen({
   hostname: env.HOST,
   port: env.PORT,
   // Larger bodies are refused by Bun before they are buffered; per-route limits are in plugins/bodyLimit.ts.
-  maxRequestBodySize: SERVER_MAX_BODY_BYTES,
+  maxRequestBodySize: serverMaxBodyBytes(env),
   idleTimeout: 60,
 });
 deps.log.info("api listening", { url: publicUrl({ ...env, PORT: app.server?.port ?? env.PORT }), pid: process.pid });

@@ -10,6 +10,7 @@ import { createLogger, type Logger } from "./log";
 import { PLANS, type PlanTable } from "./plans";
 import { closeQueues, createQueues, type Queues } from "./queue";
 import { createRedis, type Redis } from "./redis";
+import { type UploadConfig, uploadConfig } from "./uploads/config";
 
 /**
  * The long-lived clients a process holds, built once at boot and passed to services as arguments.
@@ -30,6 +31,8 @@ export interface Deps {
   jobEvents: JobEvents;
   /** Live chat-turn events for SSE clients (one shared subscriber connection per process). */
   turnSubscriber: TurnSubscriber;
+  /** Where uploads are stored and how their URLs are signed. */
+  uploads: UploadConfig;
   /** The health models this deployment runs (`models` here so tests can add entries). */
   models: readonly ModelEntry[];
 }
@@ -49,6 +52,7 @@ export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "lo
     authEvents: createAuthEvents(redisUrl(env), env.REDIS_PREFIX, redis),
     jobEvents: createJobEvents(redisUrl(env), env.REDIS_PREFIX),
     turnSubscriber: createTurnSubscriber(redisUrl(env), env.REDIS_PREFIX),
+    uploads: uploadConfig(env),
     models: overrides.models ?? modelCatalog(env),
   };
 }

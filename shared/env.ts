@@ -46,6 +46,18 @@ export const EnvSchema = T.Object({
   CHAT_TURN_TIMEOUT_MS: T.Integer({ minimum: 1000, maximum: 3_600_000, default: 180_000 }),
   /** How often an idle chat stream gets an SSE comment, so proxies keep it open during long tool calls. */
   CHAT_KEEPALIVE_MS: T.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
+  /** Largest upload (lab reports, photos); a larger declared size is 413 at presign. */
+  UPLOAD_MAX_BYTES: T.Integer({ minimum: 1024, maximum: 1_073_741_824, default: 20 * 1024 * 1024 }),
+  /** How long a presigned upload URL is valid; unused pending uploads are deleted after it. */
+  UPLOAD_URL_TTL_SECONDS: T.Integer({ minimum: 10, maximum: 86_400, default: 900 }),
+  /** HMAC secret of the API's own upload URLs; unset → generated into DATA_DIR/upload-signing-key. */
+  UPLOAD_SIGNING_SECRET: T.Optional(T.String({ minLength: 32 })),
+  /** S3-compatible storage for uploads (AWS S3, R2, MinIO); unset → files under DATA_DIR/uploads. */
+  S3_BUCKET: T.Optional(T.String()),
+  S3_ENDPOINT: T.Optional(T.String()),
+  S3_REGION: T.Optional(T.String()),
+  S3_ACCESS_KEY_ID: T.Optional(T.String()),
+  S3_SECRET_ACCESS_KEY: T.Optional(T.String()),
   /** Overrides every queue's concurrency (per worker process); unset → the per-queue defaults in jobs.ts. */
   WORKER_CONCURRENCY: T.Optional(T.Integer({ minimum: 1, maximum: 512 })),
   /*

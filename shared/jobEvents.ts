@@ -21,8 +21,15 @@ export function createJobEvents(redisUrl: string, prefix: string): JobEvents {
       // Blocking reads need their own connection (maxRetriesPerRequest: null).
       const connection = createRedis(redisUrl, "worker");
       connections.push(connection);
-      const created = new QueueEvents(queue, { connection, prefix });
-      events = created.waitUntilReady().then(() => created);
+      events = (async () => {
+        // Read from the stream's current end, not from "$": "$" is resolved when the first blocking
+        // read runs, so a job finishing between `waitUntilReady` and that read would never be heard of
+        // (a request waiting on it would time out).
+        const [last] = await connection.xrevrange(`${prefix}:${queue}:events`, "+", "-", "COUNT", 1);
+        const created = new QueueEvents(queue, { connection, prefix, lastEventId: last?.[0] ?? "0-0" });
+        await created.waitUntilReady();
+        return created;
+      })();
       open.set(queue, events);
     }
     return events;

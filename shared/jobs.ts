@@ -134,6 +134,19 @@ export const JOBS = {
     payload: TranscriptionJobSchema,
     options: { attempts: 3, backoff: { type: "exponential", delay: 500 }, ...keepHistory },
   },
+  /** Checks and reads one uploaded file (type by magic bytes, PDF text, image size and copy); idempotent. */
+  "uploads.process": {
+    queue: "uploads",
+    payload: T.Object({ fileId: T.String({ format: "uuid" }) }, { additionalProperties: false }),
+    options: { attempts: 3, backoff: { type: "exponential", delay: 1000 }, ...keepHistory },
+  },
+  /** Deletes presigned uploads whose URL lapsed unused. */
+  "uploads.expire-pending": {
+    queue: "maintenance",
+    payload: T.Object({}, { additionalProperties: false }),
+    options: { attempts: 3, backoff: { type: "exponential", delay: 1000 }, ...keepHistory },
+    everyMs: 300_000,
+  },
 } as const satisfies Record<string, JobSpec<TSchema>>;
 
 export type JobName = keyof typeof JOBS;

@@ -21,6 +21,9 @@ interface AccessPolicy {
 
 export const ACCESS_POLICIES: AccessPolicy[] = [
   { prefix: "/api/v1/shared/", methods: ["GET"], anonymous: true },
+  // The signed upload URL carries its own authorization (an HMAC signature), not an API key.
+  { prefix: "/api/v1/uploads/", methods: ["PUT"], anonymous: true },
+  { prefix: "/api/v1/uploads/", feature: "health" },
   { prefix: "/api/v1/health/", feature: "health" },
   { prefix: "/api/v1/transcribe", exact: true, feature: "health" },
   { prefix: "/api/v1/" },

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
 import { AUDIO_MAX_BYTES } from "../../shared/transcription/audio";
 import { pathOf } from "./access";
@@ -6,10 +7,15 @@ import { pathOf } from "./access";
 /** Largest request body of every route not listed below. */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 
-/** Routes that take larger bodies: the file limit plus room for the multipart framing and fields. */
-export const ROUTE_BODY_LIMITS: Record<string, number> = {
-  "/api/v1/transcribe": AUDIO_MAX_BYTES + 1_048_576,
-};
+/** Routes that take larger bodies. */
+function routeLimits(env: Env): { path: RegExp; limit: number }[] {
+  return [
+    // The audio file plus room for the multipart framing and fields.
+    { path: /^\/api\/v1\/transcribe$/, limit: AUDIO_MAX_BYTES + 1_048_576 },
+    // The signed upload PUT: the file itself (its exact size is checked against the signed one).
+    { path: /^\/api\/v1\/uploads\/[^/]+\/content$/, limit: env.UPLOAD_MAX_BYTES },
+  ];
+}
 
 /**
  * Bun's `maxRequestBodySize` is one limit for the whole server, so it is set to the largest route
@@ -17,13 +23,17 @@ export const ROUTE_BODY_LIMITS: Record<string, number> = {
  * the key check (as the server-wide limit did). A body sent without Content-Length (chunked) is
  * bounded by the server-wide limit only.
  */
-export const SERVER_MAX_BODY_BYTES = Math.max(DEFAULT_MAX_BODY_BYTES, ...Object.values(ROUTE_BODY_LIMITS));
+export function serverMaxBodyBytes(env: Env): number {
+  return Math.max(DEFAULT_MAX_BODY_BYTES, ...routeLimits(env).map((route) => route.limit));
+}
 
-export function bodyLimit() {
+export function bodyLimit(env: Env) {
+  const limits = routeLimits(env);
   return new Elysia({ name: "body-limit" }).onRequest(({ request }) => {
     const declared = Number(request.headers.get("content-length") ?? 0);
     if (!(declared > DEFAULT_MAX_BODY_BYTES)) return;
-    const limit = ROUTE_BODY_LIMITS[pathOf(request.url)] ?? DEFAULT_MAX_BODY_BYTES;
+    const path = pathOf(request.url);
+    const limit = limits.find((route) => route.path.test(path))?.limit ?? DEFAULT_MAX_BODY_BYTES;
     if (declared > limit) {
       throw new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than this endpoint's ${limit} bytes.`);
     }

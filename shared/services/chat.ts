@@ -8,6 +8,7 @@ import {
   insertUserMessage,
   listMessages,
 } from "../db/repositories/chats";
+import { findUploadsByIds } from "../db/repositories/uploads";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { isUuid } from "../formats";
@@ -22,16 +23,34 @@ type Caller = Pick<Principal, "accountId" | "plan">;
 const chatNotFound = (id: string) => new AppError("NOT_FOUND", `No chat with id ${id}.`);
 
 /**
- * Where the upload pipeline plugs in: every attachment must be a ready `health` file of the
- * caller. No upload store exists yet, so every id is unknown (404).
+ * Attachments must be the caller's own ready `health` uploads: unknown or another account's → 404,
+ * not ready yet or failed → 409 (the spec's "attachment conflict"). PDFs and text files reach the
+ * model as their extracted text (any model reads that); images need a model that reads images.
  */
 export async function checkAttachments(
-  _ctx: ChatCtx,
-  _caller: Caller,
+  ctx: ChatCtx,
+  caller: Caller,
   ids: readonly string[],
-): Promise<("image" | "pdf")[]> {
-  if (ids.length > 0) throw new AppError("NOT_FOUND", `No uploaded file with id ${ids[0]}.`);
-  return [];
+): Promise<{ modalities: "image"[]; textCharacters: number }> {
+  if (ids.length === 0) return { modalities: [], textCharacters: 0 };
+  const valid = ids.filter(isUuid);
+  const rows = valid.length
+    ? await findUploadsByIds(ctx.sql, caller.accountId, valid).catch(unavailable("PostgreSQL"))
+    : [];
+  const byId = new Map(rows.map((row) => [row.fileId, row]));
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (!row) throw new AppError("NOT_FOUND", `No uploaded file with id ${id}.`);
+    if (row.status !== "ready") {
+      const why =
+        row.status === "failed" ? `failed processing: ${row.failureReason}` : `is ${row.status}, not ready yet`;
+      throw new AppError("CONFLICT", `Attachment ${id} ${why}.`);
+    }
+  }
+  return {
+    modalities: rows.some((row) => row.contentType.startsWith("image/")) ? ["image"] : [],
+    textCharacters: rows.reduce((sum, row) => sum + (row.details.textCharacters ?? 0), 0),
+  };
 }
 
 /** A title from the first message: its first line, at most 80 characters. */
@@ -59,11 +78,17 @@ export async function prepareTurn(ctx: ChatCtx, caller: Caller, body: ChatReques
       `Chat ${existing.id} is a ${existing.surface} chat; health chat takes health chats only.`,
     );
   }
-  const modalities = await checkAttachments(ctx, caller, body.attachment_ids ?? []);
+  const attachments = await checkAttachments(ctx, caller, body.attachment_ids ?? []);
   const history = existing ? await listMessages(ctx.sql, existing.id).catch(unavailable("PostgreSQL")) : [];
   const replyText = (body.reply_contexts ?? []).map((quote) => quote.text).join("\n");
-  const contextTokens = estimateTokens(JSON.stringify(history.map((m) => m.parts)) + body.message + replyText);
-  const model = routeModel(ctx.models, caller.plan, body.model ?? "auto", { contextTokens, modalities });
+  // Attached text counts in full: it goes to the model with every later turn of the chat too.
+  const contextTokens =
+    estimateTokens(JSON.stringify(history.map((m) => m.parts)) + body.message + replyText) +
+    Math.ceil(attachments.textCharacters / 4);
+  const model = routeModel(ctx.models, caller.plan, body.model ?? "auto", {
+    contextTokens,
+    modalities: attachments.modalities,
+  });
   const chatId = existing?.id ?? Bun.randomUUIDv7();
   const message: StoredUIMessage = {
     id: `msg_${Bun.randomUUIDv7()}`,

@@ -5,27 +5,66 @@ import type { StoredUIMessage, Usage } from "../chat/schemas";
 import type { ChatTurn } from "../chat/turn";
 import { turnPublisher } from "../chat/turnEvents";
 import { findReplyToTurn, insertAssistantMessage, listMessages, touchChat } from "../db/repositories/chats";
+import { findUploadsByIds, listPages } from "../db/repositories/uploads";
 import type { Deps } from "../deps";
 import { redisKeys } from "../redis";
 import { CHAT_TOOLS } from "../tools";
 import { toAiSdkTools } from "../tools/aiSdk";
+import { uploadKey } from "../uploads/storage";
 import { getProfile } from "./healthProfile";
 
 /** Steps a turn may take (tool calls and answers); the offline model needs two. */
 export const MAX_STEPS = 6;
 
-/** Quoted excerpts a user replied to reach the model as a text part before the message. */
-function toModelInput(messages: StoredUIMessage[]): UIMessage[] {
-  return messages.map((message) => {
-    const quotes = (message.metadata as { replyContexts?: { text: string }[] } | undefined)?.replyContexts ?? [];
-    const parts = message.parts as UIMessage["parts"];
-    if (message.role !== "user" || quotes.length === 0) return { ...message, parts } as UIMessage;
-    const quoted = quotes.map((quote) => `> ${quote.text.replace(/\n/g, "\n> ")}`).join("\n\n");
-    return {
-      ...message,
-      parts: [{ type: "text", text: `The user is replying to:\n${quoted}` }, ...parts],
-    } as UIMessage;
-  });
+type Part = UIMessage["parts"][number];
+
+/**
+ * What an attachment adds to its message: PDFs and text files as their extracted text, images as
+ * a file part (the downscaled copy when there is one). Routing already made sure the model reads
+ * images when there are any.
+ */
+async function attachmentParts(deps: Deps, accountId: string, ids: readonly string[]): Promise<Part[]> {
+  if (ids.length === 0) return [];
+  const rows = await findUploadsByIds(deps.sql, accountId, [...ids]);
+  const parts: Part[] = [];
+  for (const row of rows) {
+    if (row.status !== "ready") continue;
+    if (row.contentType.startsWith("image/")) {
+      const variant = row.details.modelCopy ? "model.jpg" : "original";
+      const bytes = await deps.uploads.storage.read(uploadKey(row.accountId, row.fileId, variant));
+      if (!bytes) continue;
+      const mediaType = row.details.modelCopy ? "image/jpeg" : row.contentType;
+      parts.push({
+        type: "file",
+        mediaType,
+        filename: row.filename,
+        url: `data:${mediaType};base64,${Buffer.from(bytes).toString("base64")}`,
+      });
+      continue;
+    }
+    const pages = await listPages(deps.sql, row.fileId);
+    const body = pages.map((text, i) => (pages.length > 1 ? `[page ${i + 1}]\n${text}` : text)).join("\n\n");
+    parts.push({ type: "text", text: `Attached file "${row.filename}" (${row.contentType}):\n${body}` });
+  }
+  return parts;
+}
+
+/** Quoted excerpts a user replied to and attached files reach the model as parts before the message. */
+async function toModelInput(deps: Deps, accountId: string, messages: StoredUIMessage[]): Promise<UIMessage[]> {
+  return Promise.all(
+    messages.map(async (message) => {
+      const metadata = (message.metadata ?? {}) as { replyContexts?: { text: string }[]; attachmentIds?: string[] };
+      const parts = message.parts as UIMessage["parts"];
+      if (message.role !== "user") return { ...message, parts } as UIMessage;
+      const quotes = metadata.replyContexts ?? [];
+      const before: Part[] = await attachmentParts(deps, accountId, metadata.attachmentIds ?? []);
+      if (quotes.length > 0) {
+        const quoted = quotes.map((quote) => `> ${quote.text.replace(/\n/g, "\n> ")}`).join("\n\n");
+        before.unshift({ type: "text", text: `The user is replying to:\n${quoted}` });
+      }
+      return { ...message, parts: [...before, ...parts] } as UIMessage;
+    }),
+  );
 }
 
 function usageOf(total: { inputTokens?: number; outputTokens?: number; totalTokens?: number }): Usage {
@@ -60,7 +99,7 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
   const result = streamText({
     model: languageModelFor(entry, deps.env),
     instructions: healthInstructions(profile),
-    messages: await convertToModelMessages(toModelInput(history)),
+    messages: await convertToModelMessages(await toModelInput(deps, turn.accountId, history)),
     tools: toAiSdkTools(CHAT_TOOLS, ctx),
     stopWhen: isStepCount(MAX_STEPS),
     // Provider errors go to our log (the SDK would print them); the UI stream turns them into an error chunk.

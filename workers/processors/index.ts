@@ -7,6 +7,7 @@ import { flushKeyUsage } from "./maintenance";
 import { indexPaperBatch, reindexPaperRange } from "./papers";
 import { openFdaLookup, rxnavLookup } from "./references";
 import { transcribeAudio } from "./transcription";
+import { expirePendingUploads, processUpload } from "./uploads";
 
 type Processor<N extends JobName> = (deps: Deps, payload: JobPayload<N>, job: Job) => Promise<unknown>;
 
@@ -20,6 +21,8 @@ export const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "conditions.index-batch": (deps, payload) => indexConditionBatch(deps, payload),
   "chat.turn": (deps, payload) => chatTurn(deps, payload),
   "transcription.audio": (deps, payload) => transcribeAudio(deps, payload),
+  "uploads.process": (deps, payload) => processUpload(deps, payload),
+  "uploads.expire-pending": (deps) => expirePendingUploads(deps),
 };
 
 /** Jobs that must leave things consistent when they fail for good (after their last attempt). */

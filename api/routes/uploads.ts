@@ -1,0 +1,87 @@
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../shared/deps";
+import { publicUrl } from "../../shared/env";
+import { completeUpload, getUpload, presignUpload, receiveSignedUpload } from "../../shared/services/uploads";
+import {
+  PresignInputSchema,
+  PresignResultSchema,
+  UploadInfoSchema,
+  UploadStatusSchema,
+} from "../../shared/uploads/schemas";
+import { callerOf } from "../requestState";
+import { API_KEY_SECURITY } from "./security";
+
+const FileParams = t.Object({ fileId: t.String() });
+const detail = (summary: string, description: string) => ({
+  tags: ["Uploads"],
+  summary,
+  description,
+  security: API_KEY_SECURITY,
+});
+
+/** Presigned uploads: presign → PUT the bytes → complete → processing on a worker → ready | failed. */
+export function uploadRoutes(deps: Deps) {
+  return new Elysia({ name: "routes/uploads" })
+    .post(
+      "/api/v1/uploads/presign",
+      ({ request, body, set }) => {
+        set.status = 201;
+        return presignUpload(deps, callerOf(request).principal, body, publicUrl(deps.env));
+      },
+      {
+        body: PresignInputSchema,
+        response: { 201: PresignResultSchema },
+        detail: detail(
+          "Start an upload",
+          "A pending upload and the URL to PUT its bytes to (with exactly the returned headers). PDF, PNG, JPEG, WebP or plain text (else 415), at most UPLOAD_MAX_BYTES (else 413).",
+        ),
+      },
+    )
+    .put(
+      "/api/v1/uploads/:fileId/content",
+      ({ request, params, query }) => {
+        const length = request.headers.get("content-length");
+        return receiveSignedUpload(deps, params.fileId, {
+          expires: query.expires,
+          signature: query.signature,
+          contentType: request.headers.get("content-type") ?? "",
+          contentLength: length === null ? undefined : Number(length),
+          body: async () => new Uint8Array(await request.arrayBuffer()),
+        });
+      },
+      {
+        // The bytes are the file; nothing is parsed.
+        parse: "none",
+        params: FileParams,
+        query: t.Object({ expires: t.Integer(), signature: t.String({ maxLength: 100 }) }),
+        response: t.Object({ fileId: t.String(), status: t.Literal("uploaded") }),
+        detail: {
+          tags: ["Uploads"],
+          summary: "The signed upload URL (local storage)",
+          description:
+            "No API key: the signature authorizes one PUT of the declared size and Content-Type before it expires (403 otherwise; 413 when larger; 409 once used).",
+        },
+      },
+    )
+    .post(
+      "/api/v1/uploads/complete",
+      ({ request, body }) => completeUpload(deps, callerOf(request).principal, body.fileId),
+      {
+        body: t.Object({ fileId: t.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+        response: t.Object({ fileId: t.String(), status: UploadStatusSchema }),
+        detail: detail(
+          "Finish an upload",
+          "Starts processing (409 before the bytes arrived); repeating it answers the current status.",
+        ),
+      },
+    )
+    .get(
+      "/api/v1/uploads/:fileId",
+      ({ request, params }) => getUpload(deps, callerOf(request).principal, params.fileId),
+      {
+        params: FileParams,
+        response: UploadInfoSchema,
+        detail: detail("An upload's status and what processing found", "Another account's upload is 404."),
+      },
+    );
+}
