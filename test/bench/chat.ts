@@ -12,6 +12,8 @@ import { isStepCount, streamText } from "ai";
 import { stopProcess } from "../../scripts/lib/processes";
 import { createOfflineModel } from "../../shared/chat/offlineModel";
 import { healthInstructions } from "../../shared/chat/prompt";
+import { redisUrl } from "../../shared/env";
+import { createRedis } from "../../shared/redis";
 import { createAccount } from "../../shared/services/accounts";
 import { CHAT_TOOLS } from "../../shared/tools";
 import { toAiSdkTools } from "../../shared/tools/aiSdk";
@@ -56,6 +58,17 @@ try {
     return { first, total: performance.now() - start };
   }
 
+  // Relay delay: when each chunk left Redis (seen by a subscriber of our own, in this process) and
+  // when the SSE client got it, on the same clock.
+  const published = new Map<string, number>();
+  const tap = createRedis(redisUrl(world.env), "worker");
+  await tap.psubscribe(`${world.env.REDIS_PREFIX}:turn:*`);
+  tap.on("pmessage", (_pattern: string, channel: string, message: string) => {
+    const turnId = channel.slice(channel.lastIndexOf(":") + 1);
+    published.set(`${turnId}/${(JSON.parse(message) as { seq: number }).seq}`, performance.now());
+  });
+  const received: { chatId: string; seq: number; at: number }[] = [];
+
   async function fullPath(): Promise<{ first: number; total: number; maxGap: number; ok: boolean }> {
     const start = performance.now();
     const response = await fetch(`${base}/api/v1/health/chat`, {
@@ -69,14 +82,20 @@ try {
     let last = 0;
     let maxGap = 0;
     let text = "";
+    let seen = 0;
+    const chatId = response.headers.get("x-chat-id") as string;
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
-      const now = performance.now() - start;
+      const at = performance.now();
+      const now = at - start;
       if (!first) first = now;
       if (last) maxGap = Math.max(maxGap, now - last);
       last = now;
       text += decoder.decode(value, { stream: true });
+      for (const match of text.slice(seen).matchAll(/^id: (\d+)$/gm))
+        received.push({ chatId, seq: Number(match[1]), at });
+      seen = text.lastIndexOf("\n\n") + 2;
     }
     return {
       first,
@@ -93,7 +112,20 @@ try {
     direct.push(await inProcess());
     piped.push(await fullPath());
   }
+  received.length = 0;
   const burst = await Promise.all(Array.from({ length: CONCURRENT }, () => fullPath()));
+  // Each turn's id is the id of the user message that started it.
+  const turns = new Map(
+    (
+      await world.deps.sql<{ chatId: string; id: string }[]>`
+        select chat_id as "chatId", id from chat_messages where role = 'user'`
+    ).map((row) => [row.chatId, row.id]),
+  );
+  const relay = received.flatMap(({ chatId, seq, at }) => {
+    const sent = published.get(`${turns.get(chatId)}/${seq}`);
+    return sent === undefined ? [] : [at - sent];
+  });
+  await tap.quit();
 
   const row = (name: string, list: { first: number; total: number }[]) => {
     const first = list.map((r) => r.first);
@@ -111,28 +143,18 @@ try {
     `\nAdded by the pipeline: first chunk p50 ${ms(added(50, (r) => r.first))}, p99 ${ms(added(99, (r) => r.first))}; whole turn p50 ${ms(added(50, (r) => r.total))}, p99 ${ms(added(99, (r) => r.total))}`,
   );
   const failures = burst.filter((r) => !r.ok).length;
+  const p = (values: number[], at: number) => ms(percentile(values, at));
+  const firsts = burst.map((r) => r.first);
   console.log(
-    `\n${CONCURRENT} concurrent streaming chats: ${failures} errors; first chunk p50 ${ms(
-      percentile(
-        burst.map((r) => r.first),
-        50,
-      ),
-    )}, p99 ${ms(
-      percentile(
-        burst.map((r) => r.first),
-        99,
-      ),
-    )}; whole turn p99 ${ms(
-      percentile(
+    `\n${CONCURRENT} concurrent streaming chats: ${failures} errors; first chunk p50 ${p(firsts, 50)}, p99 ${p(firsts, 99)}; ` +
+      `whole turn p99 ${p(
         burst.map((r) => r.total),
         99,
-      ),
-    )}; largest gap between chunks p99 ${ms(
-      percentile(
+      )}; largest gap between a client's chunks p99 ${p(
         burst.map((r) => r.maxGap),
         99,
-      ),
-    )}`,
+      )}; ` +
+      `relay delay (chunk out of Redis → at the SSE client, ${relay.length} chunks) p50 ${p(relay, 50)}, p99 ${p(relay, 99)}`,
   );
 } finally {
   await stopProcess(server.child);
