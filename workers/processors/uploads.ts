@@ -10,7 +10,7 @@ import { uploadKey } from "../../shared/uploads/storage";
  */
 export async function processUpload(deps: Deps, payload: { fileId: string }): Promise<{ status: string }> {
   const row = await findUploadById(deps.sql, payload.fileId);
-  if (!row || row.status !== "processing") return { status: row?.status ?? "missing" };
+  if (row?.status !== "processing") return { status: row?.status ?? "missing" };
   const bytes = await deps.uploads.storage.read(uploadKey(row.accountId, row.fileId));
   if (!bytes) {
     await moveUpload(deps.sql, row.fileId, ["processing"], "failed", {
