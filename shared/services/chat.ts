@@ -47,9 +47,14 @@ export async function checkAttachments(
       throw new AppError("CONFLICT", `Attachment ${id} ${why}.`);
     }
   }
+  // An image costs about width × height / 750 tokens (the size models bill for; the model copy when there is one).
+  const imageTokens = rows.reduce((sum, row) => {
+    const size = row.details.modelCopy ?? row.details;
+    return sum + (size.width && size.height ? Math.ceil((size.width * size.height) / 750) : 0);
+  }, 0);
   return {
     modalities: rows.some((row) => row.contentType.startsWith("image/")) ? ["image"] : [],
-    textCharacters: rows.reduce((sum, row) => sum + (row.details.textCharacters ?? 0), 0),
+    textCharacters: rows.reduce((sum, row) => sum + (row.details.textCharacters ?? 0), 0) + imageTokens * 4,
   };
 }
 

@@ -19,11 +19,16 @@ export const MAX_STEPS = 6;
 type Part = UIMessage["parts"][number];
 
 /**
- * What an attachment adds to its message: PDFs and text files as their extracted text, images as
- * a file part (the downscaled copy when there is one). Routing already made sure the model reads
- * images when there are any.
+ * What an attachment adds to its message: images as a file part (the downscaled copy when there
+ * is one; routing already made sure the model reads images), PDFs as a file part for a model that
+ * reads PDFs and as their extracted text otherwise, text files as their text.
  */
-async function attachmentParts(deps: Deps, accountId: string, ids: readonly string[]): Promise<Part[]> {
+async function attachmentParts(
+  deps: Deps,
+  accountId: string,
+  ids: readonly string[],
+  readsPdf: boolean,
+): Promise<Part[]> {
   if (ids.length === 0) return [];
   const rows = await findUploadsByIds(deps.sql, accountId, [...ids]);
   const parts: Part[] = [];
@@ -42,6 +47,14 @@ async function attachmentParts(deps: Deps, accountId: string, ids: readonly stri
       });
       continue;
     }
+    if (row.contentType === "application/pdf" && readsPdf) {
+      const bytes = await deps.uploads.storage.read(uploadKey(row.accountId, row.fileId));
+      if (bytes) {
+        const url = `data:application/pdf;base64,${Buffer.from(bytes).toString("base64")}`;
+        parts.push({ type: "file", mediaType: "application/pdf", filename: row.filename, url });
+        continue;
+      }
+    }
     const pages = await listPages(deps.sql, row.fileId);
     const body = pages.map((text, i) => (pages.length > 1 ? `[page ${i + 1}]\n${text}` : text)).join("\n\n");
     parts.push({ type: "text", text: `Attached file "${row.filename}" (${row.contentType}):\n${body}` });
@@ -50,14 +63,19 @@ async function attachmentParts(deps: Deps, accountId: string, ids: readonly stri
 }
 
 /** Quoted excerpts a user replied to and attached files reach the model as parts before the message. */
-async function toModelInput(deps: Deps, accountId: string, messages: StoredUIMessage[]): Promise<UIMessage[]> {
+async function toModelInput(
+  deps: Deps,
+  accountId: string,
+  messages: StoredUIMessage[],
+  readsPdf: boolean,
+): Promise<UIMessage[]> {
   return Promise.all(
     messages.map(async (message) => {
       const metadata = (message.metadata ?? {}) as { replyContexts?: { text: string }[]; attachmentIds?: string[] };
       const parts = message.parts as UIMessage["parts"];
       if (message.role !== "user") return { ...message, parts } as UIMessage;
       const quotes = metadata.replyContexts ?? [];
-      const before: Part[] = await attachmentParts(deps, accountId, metadata.attachmentIds ?? []);
+      const before: Part[] = await attachmentParts(deps, accountId, metadata.attachmentIds ?? [], readsPdf);
       if (quotes.length > 0) {
         const quoted = quotes.map((quote) => `> ${quote.text.replace(/\n/g, "\n> ")}`).join("\n\n");
         before.unshift({ type: "text", text: `The user is replying to:\n${quoted}` });
@@ -99,7 +117,9 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
   const result = streamText({
     model: languageModelFor(entry, deps.env),
     instructions: healthInstructions(profile),
-    messages: await convertToModelMessages(await toModelInput(deps, turn.accountId, history)),
+    messages: await convertToModelMessages(
+      await toModelInput(deps, turn.accountId, history, entry.inputModalities.includes("pdf")),
+    ),
     tools: toAiSdkTools(CHAT_TOOLS, ctx),
     stopWhen: isStepCount(MAX_STEPS),
     // Provider errors go to our log (the SDK would print them); the UI stream turns them into an error chunk.

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { PDFDocument, StandardFonts } from "pdf-lib";
 import { createApp } from "../../api/app";
 import { seedDemoReferences } from "../../scripts/lib/seedReferences";
 import type { ChatReply } from "../../shared/chat/schemas";
@@ -13,6 +12,13 @@ import { makePng } from "../helpers/files";
 import { healthAccount } from "../helpers/health";
 import { call, createTestAccount, errorOf, json, type TestAccount, type TestApp } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
+import {
+  makePdf,
+  type Presigned,
+  presign as presignWith,
+  put as putWith,
+  uploadFile as uploadWith,
+} from "../helpers/uploads";
 
 let deps: Deps;
 let app: TestApp;
@@ -30,55 +36,15 @@ afterAll(async () => {
   await workers?.close();
 });
 
-async function makePdf(lines: string[]): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (const line of lines) doc.addPage().drawText(line, { x: 50, y: 700, font, size: 12 });
-  return doc.save();
-}
-
-interface Presigned {
-  fileId: string;
-  uploadUrl: string;
-  method: string;
-  headers: Record<string, string>;
-  expiresAt: string;
-}
-
-async function presign(body: Record<string, unknown>, key = owner.apiKey): Promise<Response> {
-  return call(app, "/api/v1/uploads/presign", { method: "POST", key, body: { scope: "health", ...body } });
-}
-
-/** PUTs bytes to a presigned URL through the app (the URL's host is the public one; only the path matters). */
-function put(url: string, bytes: Uint8Array, contentType: string, headers: Record<string, string> = {}) {
-  const { pathname, search } = new URL(url);
-  return app.handle(
-    new Request(`http://localhost${pathname}${search}`, {
-      method: "PUT",
-      headers: { "content-type": contentType, "content-length": String(bytes.length), ...headers },
-      body: bytes,
-    }),
-  );
-}
-
-/** Presign, PUT, complete, then follow the status until processing has finished. */
-async function uploadFile(
+const presign = (body: Record<string, unknown>, key = owner.apiKey) => presignWith(app, key, body);
+const put = (url: string, bytes: Uint8Array, contentType: string) => putWith(app, url, bytes, contentType);
+const uploadFile = (
   bytes: Uint8Array,
   contentType: string,
   filename: string,
   declared = contentType,
   key = owner.apiKey,
-) {
-  const ticket = await json<Presigned>(await presign({ filename, contentType: declared, size: bytes.length }, key));
-  expect((await put(ticket.uploadUrl, bytes, declared)).status).toBe(200);
-  const done = await call(app, "/api/v1/uploads/complete", { method: "POST", key, body: { fileId: ticket.fileId } });
-  expect(await json(done)).toEqual({ fileId: ticket.fileId, status: "processing" });
-  for (;;) {
-    const info = await json<UploadInfo>(await call(app, `/api/v1/uploads/${ticket.fileId}`, { key }));
-    if (info.status !== "processing") return info;
-    await Bun.sleep(20);
-  }
-}
+) => uploadWith(app, key, { bytes, contentType, filename, declared });
 
 describe("presign", () => {
   test("answers a pending upload with a signed URL, the method and the headers to send", async () => {

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createApp } from "../../api/app";
+import { modelCatalog } from "../../shared/chat/models";
+import type { Deps } from "../../shared/deps";
+import type { Env } from "../../shared/env";
+import { startWorkers, type Workers } from "../../workers/runner";
+import { type ProviderReplay, startProviderReplay } from "../fixtures/providers/replayServer";
+import { makePng } from "../helpers/files";
+import { healthAccount } from "../helpers/health";
+import { call, type TestApp } from "../helpers/http";
+import { testDeps } from "../helpers/infra";
+import { makePdf, uploadFile } from "../helpers/uploads";
+import { startUpstreamFixtures, type UpstreamFixtures } from "../helpers/upstream";
+
+/**
+ * What attachments look like to a real provider (replayed wire formats): a model that reads PDFs
+ * gets the PDF itself, a text-only model its extracted text, an image model the (downscaled) image.
+ */
+let deps: Deps;
+let app: TestApp;
+let key: string;
+let workers: Workers;
+let upstream: UpstreamFixtures;
+let openai: ProviderReplay;
+let local: ProviderReplay;
+
+beforeAll(async () => {
+  upstream = startUpstreamFixtures();
+  openai = startProviderReplay("openai");
+  local = startProviderReplay("openai-compatible");
+  const base = await testDeps();
+  const env: Env = {
+    ...base.env,
+    RXNAV_BASE_URL: upstream.rxnavUrl,
+    OPENFDA_BASE_URL: upstream.openFdaUrl,
+    OPENAI_API_KEY: "sk-test-openai",
+    OPENAI_BASE_URL: openai.baseUrl,
+    OPENAI_MODELS: "gpt-4.1-mini context=1047576 input=text,image,pdf",
+    OPENAI_COMPATIBLE_BASE_URL: local.baseUrl,
+    OPENAI_COMPATIBLE_MODELS: "llama3.1:8b context=131072",
+    CHAT_DEFAULT_MODEL: "llama3.1:8b",
+  };
+  deps = { ...base, env, models: modelCatalog(env) };
+  workers = await startWorkers(deps, { queues: ["chat", "rxnav", "openfda", "uploads"] });
+  app = createApp(deps);
+  key = (await healthAccount(deps, app)).apiKey;
+});
+
+afterAll(async () => {
+  await workers?.close();
+  await upstream?.stop();
+  await openai?.stop();
+  await local?.stop();
+});
+
+const chat = (body: Record<string, unknown>) => call(app, "/api/v1/health/chat", { method: "POST", key, body });
+
+describe("attachments reach the provider", () => {
+  test("a text-only model gets the PDF's extracted text; a PDF model gets the file", async () => {
+    const pdf = await uploadFile(app, key, {
+      bytes: await makePdf(["HbA1c 6.1 % (reference 4.0-5.6)"]),
+      contentType: "application/pdf",
+      filename: "labs.pdf",
+    });
+    expect(pdf.status).toBe("ready");
+
+    const seenLocal = local.requests.length;
+    expect((await chat({ message: "What does my lab report say?", attachment_ids: [pdf.fileId] })).status).toBe(200);
+    const toLocal = JSON.stringify(local.requests[seenLocal]?.body);
+    expect(toLocal).toContain("HbA1c 6.1 % (reference 4.0-5.6)");
+    expect(toLocal).not.toContain("application/pdf;base64");
+
+    const seenOpenai = openai.requests.length;
+    const reply = await chat({
+      message: "What does my lab report say?",
+      attachment_ids: [pdf.fileId],
+      model: "gpt-4.1-mini",
+    });
+    expect(reply.status).toBe(200);
+    const toOpenai = JSON.stringify(openai.requests[seenOpenai]?.body);
+    expect(toOpenai).toContain("data:application/pdf;base64,");
+    expect(toOpenai).not.toContain("HbA1c 6.1 % (reference 4.0-5.6)");
+  });
+
+  test("an image goes to a model that reads images (auto routing), as the downscaled copy", async () => {
+    const image = await uploadFile(app, key, {
+      bytes: makePng(2400, 1600),
+      contentType: "image/png",
+      filename: "rash.png",
+    });
+    expect(image.details.modelCopy).toEqual({ width: 1568, height: 1045, contentType: "image/jpeg" });
+    const seenOpenai = openai.requests.length;
+    const response = await chat({ message: "What is this rash?", attachment_ids: [image.fileId] });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { model: string }).model).toBe("gpt-4.1-mini");
+    expect(JSON.stringify(openai.requests[seenOpenai]?.body)).toContain("data:image/jpeg;base64,");
+  });
+});
