@@ -12,6 +12,7 @@ import { errorHandler } from "./plugins/errors";
 import { requestContext } from "./plugins/requestContext";
 import { accountRoutes } from "./routes/account";
 import { chatsRoutes } from "./routes/chats";
+import { discoveryRoutes } from "./routes/discovery";
 import { chatRoutes } from "./routes/health/chat";
 import { conditionRoutes } from "./routes/health/conditions";
 import { medicationRoutes } from "./routes/health/medication";
@@ -74,6 +75,7 @@ export function createApp(deps: Deps) {
     .use(chatsRoutes(deps))
     .use(transcribeRoutes(deps))
     .use(uploadRoutes(deps))
+    .use(discoveryRoutes(deps))
     .use(mcpRoutes(deps));
 }
 

@@ -1,58 +1,7 @@
-import type { UIMessageChunk } from "ai";
-import { replayTurn, type TurnEvent } from "../../shared/chat/turnEvents";
-import type { Deps } from "../../shared/deps";
+import { followTurn, type StreamDeps } from "../../shared/chat/followTurn";
 
-type StreamDeps = Pick<Deps, "redis" | "env" | "turnSubscriber" | "log">;
-
-/**
- * Follows one turn's events in order, exactly once each: it subscribes first, then runs
- * `afterSubscribe` (enqueueing a new turn), then replays the capped log after `afterSeq`, then
- * passes live events on, skipping any already delivered. Ends at the turn's `end` event, or at
- * the deadline with an error chunk, so a client never hangs.
- */
-export async function followTurn(
-  deps: StreamDeps,
-  turnId: string,
-  options: {
-    afterSeq: number;
-    afterSubscribe?: () => Promise<void>;
-    onEvent: (event: TurnEvent) => void;
-    signal?: AbortSignal;
-  },
-): Promise<"ok" | "error" | "aborted"> {
-  let last = options.afterSeq;
-  let finish: (result: "ok" | "error" | "aborted") => void = () => {};
-  const done = new Promise<"ok" | "error" | "aborted">((resolve) => {
-    finish = resolve;
-  });
-  const deliver = (event: TurnEvent) => {
-    if (event.seq <= last) return;
-    last = event.seq;
-    options.onEvent(event);
-    if ("end" in event) finish(event.end);
-  };
-  const pending: TurnEvent[] = [];
-  let replaying = true;
-  const stop = await deps.turnSubscriber.listen(turnId, (event) => (replaying ? pending.push(event) : deliver(event)));
-  const deadline = setTimeout(() => {
-    const chunk: UIMessageChunk = { type: "error", errorText: "The assistant did not finish in time; please retry." };
-    options.onEvent({ seq: last + 1, chunk });
-    finish("error");
-  }, deps.env.CHAT_TURN_TIMEOUT_MS);
-  const abort = () => finish("aborted");
-  options.signal?.addEventListener("abort", abort);
-  try {
-    await options.afterSubscribe?.();
-    for (const event of await replayTurn(deps.redis, deps.env.REDIS_PREFIX, turnId, options.afterSeq)) deliver(event);
-    replaying = false;
-    for (const event of pending.sort((a, b) => a.seq - b.seq)) deliver(event);
-    return await done;
-  } finally {
-    clearTimeout(deadline);
-    options.signal?.removeEventListener("abort", abort);
-    await stop();
-  }
-}
+// followTurn lives in shared/ so the MCP health_chat tool can wait for a turn the same way.
+export { followTurn };
 
 const encoder = new TextEncoder();
 

@@ -4,6 +4,7 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  InitializeRequestSchema,
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -13,8 +14,10 @@ import type { Logger } from "../../shared/log";
 import { requireFeature } from "../../shared/services/access";
 import { TOOLS, TOOLS_BY_NAME } from "../../shared/tools";
 import type { ToolContext } from "../../shared/tools/types";
+import { adaptVersionHeader, negotiateVersion } from "./protocol";
 
-export const SERVER_INFO = { name: "io.github.papers-health/mcp", version: "0.1.0" };
+export const SERVER_INFO = { name: "io.github.papers-health/mcp", version: "0.2.0" };
+const CAPABILITIES = { tools: { listChanged: false } };
 
 /** Built once: a fresh server per request must stay cheap. TypeBox schemas are JSON Schema already. */
 const TOOL_LIST = TOOLS.map((tool) => ({
@@ -31,7 +34,15 @@ const TOOL_LIST = TOOLS.map((tool) => ({
  * responses, nothing kept between requests (the transport cannot be reused in stateless mode).
  */
 export async function handleMcpRequest(request: Request, ctx: ToolContext, log: Logger): Promise<Response> {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } } });
+  const adapted = adaptVersionHeader(request);
+  if (adapted instanceof Response) return adapted;
+  const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES });
+  // Our own version negotiation (see protocol.ts): the SDK's would answer 2025-06-15 with its newest.
+  server.setRequestHandler(InitializeRequestSchema, (init) => ({
+    protocolVersion: negotiateVersion(init.params.protocolVersion),
+    capabilities: CAPABILITIES,
+    serverInfo: SERVER_INFO,
+  }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
   server.setRequestHandler(CallToolRequestSchema, (call) =>
     callTool(ctx, log, call.params.name, call.params.arguments ?? {}),
@@ -42,15 +53,16 @@ export async function handleMcpRequest(request: Request, ctx: ToolContext, log: 
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(adapted);
   } finally {
     await server.close();
   }
 }
 
 /**
- * Failures a model can correct (bad arguments, unknown tool, plan, not found) are `isError`
- * results that say what to change; anything else is a JSON-RPC internal error without internals.
+ * Failures a model can correct (bad arguments, unknown tool, plan, consent, not found, conflict)
+ * are `isError` results that say what to change; anything else is a JSON-RPC internal error
+ * without internals (the request id finds it in our logs).
  */
 async function callTool(ctx: ToolContext, log: Logger, name: string, args: unknown): Promise<CallToolResult> {
   const tool = TOOLS_BY_NAME.get(name);
@@ -64,10 +76,20 @@ async function callTool(ctx: ToolContext, log: Logger, name: string, args: unkno
     const output = await tool.run(ctx, args);
     return { content: [{ type: "text", text: tool.render(output) }], structuredContent: output };
   } catch (error) {
-    if (error instanceof AppError && error.status < 500) return failure(error.message);
+    if (error instanceof AppError && (error.status < 500 || error.kind === "UPSTREAM_FAILED")) {
+      return failure(messageOf(error));
+    }
     log.error("tool failed", { requestId: ctx.requestId, tool: name, error });
     throw new McpError(ErrorCode.InternalError, `Tool ${name} failed; request id ${ctx.requestId}.`);
   }
+}
+
+/** The error's message plus its field details, which say what to change. */
+function messageOf(error: AppError): string {
+  const details = (error.details ?? []).map((d) => `${d.path}: ${d.message}`);
+  const text =
+    error.message.startsWith("The request is invalid") && details.length ? "Invalid arguments" : error.message;
+  return details.length && !details.every((d) => text.includes(d)) ? `${text} (${details.join("; ")})` : text;
 }
 
 function failure(text: string): CallToolResult {

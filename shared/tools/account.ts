@@ -1,6 +1,9 @@
 import { Type as T } from "@sinclair/typebox";
 import { AppError } from "../errors";
 import { AccountInfoSchema, describeAccount } from "../services/account";
+import { getUpload } from "../services/uploads";
+import { UploadInfoSchema } from "../uploads/schemas";
+import { READ_ONLY } from "./context";
 import { defineTool } from "./types";
 
 export const getAccountTool = defineTool({
@@ -10,11 +13,24 @@ export const getAccountTool = defineTool({
     "Returns the caller's plan, its limits (requests per hour, largest paper-search page, whether health tools are included) and how many requests are left in the rolling hour.",
   input: T.Object({}, { additionalProperties: false }),
   output: AccountInfoSchema,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ_ONLY,
   run: (ctx) => {
     if (!ctx.rate) throw new AppError("BAD_REQUEST", "The account tool answers only on a direct API or MCP request.");
     return describeAccount(ctx.deps.plans, ctx.principal, ctx.rate);
   },
   render: (info) =>
     `Plan ${info.plan}: ${info.usage.remaining} of ${info.usage.limit} requests left this hour; health ${info.limits.health ? "included" : "not included"}.`,
+});
+
+export const getUploadTool = defineTool({
+  name: "get_upload",
+  title: "Status of an uploaded file",
+  description:
+    "One of the caller's uploads: status (pending, uploaded, processing, ready, failed with a reason), type, size, sha256 and details (pages, text characters, image size). Only ready files can be chat attachments.",
+  input: T.Object({ fileId: T.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+  output: UploadInfoSchema,
+  annotations: READ_ONLY,
+  feature: "health",
+  run: (ctx, input) => getUpload(ctx.deps, ctx.principal, input.fileId),
+  render: (u) => `${u.filename}: ${u.status}${u.failureReason ? ` (${u.failureReason})` : ""}.`,
 });

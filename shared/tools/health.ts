@@ -1,20 +1,14 @@
 import { Type as T } from "@sinclair/typebox";
-import { ProfileSchema, TRACKER_PAGE, TrackerListSchema } from "../health/schemas";
-import { TrackerSummarySchema } from "../health/summary";
-import { getProfile, type HealthCtx } from "../services/healthProfile";
+import { ProfileDeletionSchema, ProfileInputSchema, ProfileSchema } from "../health/schemas";
+import { deleteProfile, getProfile, saveProfile } from "../services/healthProfile";
 import { LogKindSchema, listSymptomOptions, SymptomOptionsSchema } from "../services/symptoms";
-import { summarizeTracker } from "../services/trackerReports";
-import { listTrackers } from "../services/trackers";
-import { defineTool, type ToolContext } from "./types";
+import { DELETE, healthCtx, READ_ONLY, WRITE_IDEMPOTENT } from "./context";
+import { defineTool } from "./types";
 
 /**
- * Health tools: the same service verbs as the REST endpoints, so consent and ownership rules are
- * the same (no consent → empty profile and list, 403 on a single log; another account's log → 404).
+ * Profile and symptom-option tools: the same verbs as /api/v1/health/profile and /symptoms, so
+ * consent works the same (no consent → an empty profile; saving one gives consent).
  */
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-
-const healthCtx = (ctx: ToolContext): HealthCtx => ({ sql: ctx.deps.sql, accountId: ctx.principal.accountId });
-
 export const getHealthProfileTool = defineTool({
   name: "get_health_profile",
   title: "Read the health profile",
@@ -31,51 +25,33 @@ export const getHealthProfileTool = defineTool({
       : "No health profile with consent is stored.",
 });
 
-export const listHealthLogsTool = defineTool({
-  name: "list_health_logs",
-  title: "List health logs",
+export const saveHealthProfileTool = defineTool({
+  name: "save_health_profile",
+  title: "Save the health profile (gives consent)",
   description:
-    "The caller's symptom logs (trackers), newest first, each with its 5 newest entries. Empty without consent. Page with cursor = next_cursor.",
-  input: T.Object(
-    {
-      limit: T.Optional(T.Integer({ minimum: 1, maximum: TRACKER_PAGE.maxLimit, default: TRACKER_PAGE.defaultLimit })),
-      cursor: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
-    },
-    { additionalProperties: false },
-  ),
-  output: TrackerListSchema,
-  annotations: READ_ONLY,
+    "Replaces the caller's health profile and records consent to store health data (consentGiven must be true). Omitted lists are saved empty. Health logs need this consent.",
+  input: ProfileInputSchema,
+  output: ProfileSchema,
+  annotations: WRITE_IDEMPOTENT,
   feature: "health",
-  run: (ctx, input) => listTrackers(healthCtx(ctx), input),
-  render: (list) =>
-    list.trackers.length === 0
-      ? "No health logs."
-      : list.trackers.map((t) => `${t.title} (${t.kind}, ${t.status}, ${t.entryCount} entries, id ${t.id})`).join("\n"),
+  run: (ctx, input) => saveProfile(healthCtx(ctx), input),
+  render: (p) => `Saved with consent: ${p.conditions.length} conditions, ${p.medications.length} medications.`,
 });
 
-export const summarizeHealthLogTool = defineTool({
-  name: "summarize_health_log",
-  title: "Summarize a health log",
+export const deleteHealthProfileTool = defineTool({
+  name: "delete_health_profile",
+  title: "Delete the health profile and all health logs",
   description:
-    "Descriptive summary of one of the caller's logs: symptom counts, severity min/avg/max per day and trend, temperature range, days with activity impact. Needs consent.",
+    'Permanently deletes the profile, every health log with its entries, and lab panels, and withdraws consent. Pass confirm: "delete" only when the user asked for it.',
   input: T.Object(
-    {
-      trackerId: T.String({ minLength: 1, maxLength: 64, description: "A log id from list_health_logs." }),
-      unit: T.Optional(T.Union([T.Literal("C"), T.Literal("F")], { default: "C" })),
-    },
+    { confirm: T.Literal("delete", { description: 'Must be "delete"; nothing is deleted otherwise.' }) },
     { additionalProperties: false },
   ),
-  output: TrackerSummarySchema,
-  annotations: READ_ONLY,
+  output: ProfileDeletionSchema,
+  annotations: DELETE,
   feature: "health",
-  run: (ctx, input) => summarizeTracker(healthCtx(ctx), input.trackerId, input.unit ?? "C"),
-  render: (s) =>
-    `${s.entryCount} entries; severity ${s.severity.min ?? "–"}–${s.severity.max ?? "–"} (avg ${s.severity.avg ?? "–"}); top symptoms: ${
-      s.symptoms
-        .slice(0, 5)
-        .map((x) => `${x.symptom} ×${x.count}`)
-        .join(", ") || "none"
-    }.`,
+  run: (ctx) => deleteProfile(healthCtx(ctx)),
+  render: (d) => `Deleted the profile and ${d.trackersDeleted} logs; consent withdrawn.`,
 });
 
 export const listSymptomOptionsTool = defineTool({

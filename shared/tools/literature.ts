@@ -1,38 +1,10 @@
 import { Type as T } from "@sinclair/typebox";
 import { searchAdvanced } from "../../search-index/advancedSearch";
-import { ConditionLookupSchema } from "../conditions/schemas";
 import { PaginationSchema } from "../papers/page";
 import { type Paper, PaperSchema } from "../papers/record";
-import { lookupCondition } from "../services/conditions";
 import { unavailable } from "../services/unavailable";
-import { defineTool, type ToolContext } from "./types";
-
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-
-const conditionsCtx = (ctx: ToolContext) => ({
-  sql: ctx.deps.sql,
-  meili: ctx.deps.meili,
-  indexPrefix: ctx.deps.env.MEILI_INDEX_PREFIX,
-});
-
-export const getConditionReferenceTool = defineTool({
-  name: "get_condition_reference",
-  title: "Condition reference (MONDO)",
-  description:
-    "Resolves a condition name (typos tolerated) to its MONDO term: id, label, definition when available, synonyms, cross-references, parents, links, and related papers from our index. Not found when nothing matches closely.",
-  input: T.Object(
-    {
-      q: T.String({ minLength: 2, maxLength: 120, description: "A condition or disease name." }),
-      papers: T.Optional(T.Integer({ minimum: 0, maximum: 20, default: 5 })),
-    },
-    { additionalProperties: false },
-  ),
-  output: ConditionLookupSchema,
-  annotations: READ_ONLY,
-  feature: "health",
-  run: (ctx, input) => lookupCondition(conditionsCtx(ctx), input),
-  render: (c) => `${c.info.label} (${c.info.id}); ${c.papers.data.length} related papers.`,
-});
+import { READ_ONLY } from "./context";
+import { defineTool } from "./types";
 
 const SearchOutput = T.Object({
   query: T.Object({

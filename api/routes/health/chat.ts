@@ -3,10 +3,11 @@ import { ChatReplySchema, ChatRequestSchema, ConversationSchema } from "../../..
 import type { Deps } from "../../../shared/deps";
 import { AppError } from "../../../shared/errors";
 import { redisKeys } from "../../../shared/redis";
-import { enqueueTurn, ownedChat, prepareTurn, replyOf } from "../../../shared/services/chat";
+import { enqueueTurn, ownedChat, prepareTurn } from "../../../shared/services/chat";
+import { runTurnToEnd } from "../../../shared/services/chatReply";
 import { getConversation } from "../../../shared/services/chats";
 import { unavailable } from "../../../shared/services/unavailable";
-import { followTurn, turnEventStream, UI_STREAM_HEADERS } from "../../chat/turnStream";
+import { turnEventStream, UI_STREAM_HEADERS } from "../../chat/turnStream";
 import { callerOf } from "../../requestState";
 import { API_KEY_SECURITY } from "../security";
 
@@ -20,14 +21,13 @@ export function chatRoutes(deps: Deps) {
       async ({ request, body }) => {
         const { principal } = callerOf(request);
         const { turn } = await prepareTurn(deps, principal, body);
-        const start = () => enqueueTurn(deps, turn);
         if (body.stream) {
+          const start = () => enqueueTurn(deps, turn);
           const stream = turnEventStream(deps, turn.turnId, { afterSeq: 0, afterSubscribe: start });
           // A Response passes through untouched; the schema below documents the JSON reply.
           return new Response(stream, { headers: { ...UI_STREAM_HEADERS, "x-chat-id": turn.chatId } }) as never;
         }
-        await followTurn(deps, turn.turnId, { afterSeq: 0, afterSubscribe: start, onEvent: () => {} });
-        return replyOf(deps, turn);
+        return runTurnToEnd(deps, turn);
       },
       {
         body: ChatRequestSchema,

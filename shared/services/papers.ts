@@ -1,0 +1,156 @@
+import {
+  type DateRanges,
+  FILTER_KEYS,
+  type Filters,
+  type SortBy,
+  type SortOrder,
+  searchAdvanced,
+} from "../../search-index/advancedSearch";
+import type { Meilisearch } from "../../search-index/client";
+import { type PaperFacets, searchPaperFacets } from "../../search-index/paperFacets";
+import { searchTitles } from "../../search-index/searchPapers";
+import { findPaperById } from "../db/repositories/papers";
+import type { Sql } from "../db/sql";
+import { AppError } from "../errors";
+import { isArxivId } from "../papers/ids";
+import type { PaperPageJson } from "../papers/page";
+import { baseArxivId, type Paper } from "../papers/record";
+import { unavailable } from "./unavailable";
+
+/**
+ * Paper verbs for the MCP tools, over the same search-index functions and repository as the REST
+ * routes in api/routes/papers.ts (title search, fielded search, one paper), with the same rules:
+ * nonblank text, the plan's page cap, at least one filter, real calendar days with from ≤ to.
+ */
+export interface PapersCtx {
+  sql: Sql;
+  meili: Meilisearch;
+  indexPrefix: string;
+  /** The caller's plan cap on `limit`. */
+  maxPageSize: number;
+}
+
+const search = <T>(work: Promise<T>) => work.catch(unavailable("Meilisearch"));
+
+function invalid(path: string, message: string): AppError {
+  return new AppError("VALIDATION_FAILED", `${path}: ${message}`, { details: [{ in: "body", path, message }] });
+}
+
+export function searchPaperTitles(ctx: PapersCtx, input: { q: string; page?: number; limit?: number }) {
+  const q = input.q.trim();
+  if (!q) throw invalid("/q", "Expected a nonblank search text");
+  const limit = Math.min(input.limit ?? 20, ctx.maxPageSize);
+  return search(searchTitles(ctx.meili, ctx.indexPrefix, { q, page: input.page ?? 0, limit }));
+}
+
+export interface FieldedInput extends DateRanges {
+  filters: Filters;
+  page?: number;
+  limit?: number;
+  sortBy?: SortBy;
+  sortOrder?: SortOrder;
+}
+
+export interface FieldedResult {
+  page: PaperPageJson;
+  query: { filters: Filters; sortBy: SortBy; sortOrder: SortOrder } & DateRanges;
+}
+
+export async function searchPapersFielded(ctx: PapersCtx, input: FieldedInput): Promise<FieldedResult> {
+  const filters = Object.fromEntries(
+    Object.entries(input.filters)
+      .map(([key, value]) => [key, (value ?? "").trim()])
+      .filter(([, value]) => value !== ""),
+  ) as Filters;
+  if (Object.keys(filters).length === 0) {
+    throw invalid("/filters", `Give at least one non-empty filter: ${FILTER_KEYS.join(", ")}`);
+  }
+  const dates = checkDates(input);
+  const sortBy = input.sortBy ?? "relevance";
+  const sortOrder = input.sortOrder ?? (sortBy === "relevance" ? "ascending" : "descending");
+  const page = await search(
+    searchAdvanced(ctx.meili, ctx.indexPrefix, {
+      filters,
+      dates,
+      page: input.page ?? 0,
+      limit: Math.min(input.limit ?? 20, ctx.maxPageSize),
+      sortBy,
+      sortOrder,
+    }),
+  );
+  return { page, query: { filters, ...dates, sortBy, sortOrder } };
+}
+
+/** Real calendar days, and `from` not after `to`; equal bounds select that one day. */
+function checkDates(input: DateRanges): DateRanges {
+  const dates: DateRanges = {};
+  for (const key of ["submittedFrom", "submittedTo", "updatedFrom", "updatedTo"] as const) {
+    const value = input[key];
+    if (value === undefined) continue;
+    const time = Date.parse(`${value}T00:00:00Z`);
+    if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value) {
+      throw invalid(`/${key}`, "Expected a real calendar day, YYYY-MM-DD");
+    }
+    dates[key] = value;
+  }
+  for (const [from, to] of [
+    ["submittedFrom", "submittedTo"],
+    ["updatedFrom", "updatedTo"],
+  ] as const) {
+    const start = dates[from];
+    const end = dates[to];
+    if (start && end && start > end) throw invalid(`/${from}`, `${from} is after ${to}`);
+  }
+  return dates;
+}
+
+/** One paper by arXiv id, with or without version; NOT_FOUND otherwise (as GET /api/v1/papers/{id}). */
+export async function getPaper(ctx: Pick<PapersCtx, "sql">, id: string): Promise<Paper> {
+  const paper = isArxivId(id)
+    ? await findPaperById(ctx.sql, baseArxivId(id)).catch(unavailable("PostgreSQL"))
+    : undefined;
+  if (!paper) throw new AppError("NOT_FOUND", `No paper with id ${id}.`);
+  return paper;
+}
+
+/** Several papers by id, in the order asked; ids we do not hold are listed as missing, not an error. */
+export async function getPapers(ctx: Pick<PapersCtx, "sql">, ids: readonly string[]) {
+  const found = await Promise.all(
+    ids.map((id) =>
+      isArxivId(id) ? findPaperById(ctx.sql, baseArxivId(id)).catch(unavailable("PostgreSQL")) : undefined,
+    ),
+  );
+  return {
+    data: found.filter((paper): paper is Paper => paper !== undefined),
+    missing: ids.filter((_, index) => found[index] === undefined),
+  };
+}
+
+/** Category counts and the submission-date range of a query's matches (all fields, every word). */
+export async function paperFacets(ctx: PapersCtx, input: { q: string; category?: string }) {
+  const q = input.q.trim();
+  const filter = input.category
+    ? `(categories = ${JSON.stringify(input.category)} OR categoryArchives = ${JSON.stringify(input.category)})`
+    : undefined;
+  const facets = await search(searchPaperFacets(ctx.meili, ctx.indexPrefix, { q, filter }));
+  return { query: q, ...facets, submitted: dateRange(facets) };
+}
+
+/** The categories of the whole index with their paper counts, the most frequent first. */
+export async function paperCategories(ctx: PapersCtx) {
+  const facets = await search(searchPaperFacets(ctx.meili, ctx.indexPrefix, { q: "" }));
+  return {
+    totalPapers: facets.totalHits,
+    categories: Object.entries(facets.categories)
+      .map(([category, count]) => ({ category, count }))
+      .sort((a, b) => b.count - a.count || a.category.localeCompare(b.category)),
+  };
+}
+
+function dateRange(facets: PaperFacets): { from: string; to: string } | null {
+  if (!facets.submitted) return null;
+  return {
+    from: new Date(facets.submitted.min).toISOString(),
+    to: new Date(facets.submitted.max).toISOString(),
+  };
+}

@@ -1,0 +1,93 @@
+import { Type as T } from "@sinclair/typebox";
+import { ConditionDetailSchema, ConditionLookupSchema, ConditionSearchSchema } from "../conditions/schemas";
+import { PaperSchema } from "../papers/record";
+import { getCondition, lookupCondition, PAPERS_DEFAULT, searchConditions } from "../services/conditions";
+import { conditionsCtx, READ_ONLY } from "./context";
+import { defineTool } from "./types";
+
+/** Condition tools: the verbs of /api/v1/health/condition*, with its plan gate. */
+const ConditionName = T.String({
+  minLength: 2,
+  maxLength: 120,
+  // At least two non-blank characters, as the REST route checks after trimming.
+  pattern: "\\S.*\\S",
+  description: "A condition or disease name (MONDO label or synonym); typos tolerated.",
+});
+
+export const getConditionReferenceTool = defineTool({
+  name: "get_condition_reference",
+  title: "Condition reference (MONDO)",
+  description:
+    "Resolves a condition name (typos tolerated) to its MONDO term: id, label, definition when available, synonyms, cross-references, parents, links, and related papers from our index. Not found when nothing matches closely.",
+  input: T.Object(
+    { q: ConditionName, papers: T.Optional(T.Integer({ minimum: 0, maximum: 20, default: PAPERS_DEFAULT })) },
+    { additionalProperties: false },
+  ),
+  output: ConditionLookupSchema,
+  annotations: READ_ONLY,
+  feature: "health",
+  run: (ctx, input) => lookupCondition(conditionsCtx(ctx), input),
+  render: (c) => `${c.info.label} (${c.info.id}); ${c.papers.data.length} related papers.`,
+});
+
+export const searchConditionsTool = defineTool({
+  name: "search_conditions",
+  title: "Search condition candidates",
+  description:
+    "Ranked MONDO candidates for a name or its beginning: exact label/synonym matches first (score 1), then typo-tolerant and prefix matches. `acceptable` says which get_condition_reference would resolve to. No match is an empty list.",
+  input: T.Object(
+    { q: ConditionName, limit: T.Optional(T.Integer({ minimum: 1, maximum: 50, default: 10 })) },
+    { additionalProperties: false },
+  ),
+  output: ConditionSearchSchema,
+  annotations: READ_ONLY,
+  feature: "health",
+  run: (ctx, input) => searchConditions(conditionsCtx(ctx), { q: input.q, limit: input.limit ?? 10 }),
+  render: (s) => s.data.map((c) => `${c.id} ${c.label} (${c.match}, ${c.score.toFixed(2)})`).join("\n") || "No match.",
+});
+
+export const getConditionTool = defineTool({
+  name: "get_condition",
+  title: "One MONDO term by id",
+  description:
+    "A MONDO term by id (`MONDO:0004979` or `MONDO_0004979`) with synonyms, cross-references, parents and children.",
+  input: T.Object(
+    { mondoId: T.String({ minLength: 1, maxLength: 200, description: "`MONDO:0004979` or `MONDO_0004979`." }) },
+    { additionalProperties: false },
+  ),
+  output: ConditionDetailSchema,
+  annotations: READ_ONLY,
+  feature: "health",
+  run: (ctx, input) => getCondition(conditionsCtx(ctx), input.mondoId),
+  render: (c) => `${c.label} (${c.id}); ${c.parents.length} parents, ${c.children.length} children.`,
+});
+
+export const conditionPapersTool = defineTool({
+  name: "condition_papers",
+  title: "Papers about a condition",
+  description:
+    "Resolves a condition name like get_condition_reference, then returns up to `limit` papers whose title or abstract contains its label or an exact synonym as a phrase, best matches first.",
+  input: T.Object(
+    { q: ConditionName, limit: T.Optional(T.Integer({ minimum: 1, maximum: 20, default: 10 })) },
+    { additionalProperties: false },
+  ),
+  output: T.Object({
+    query: T.String(),
+    condition: T.Object({ id: T.String(), label: T.String() }),
+    names: T.Array(T.String(), { description: "The phrases searched." }),
+    data: T.Array(PaperSchema),
+  }),
+  annotations: READ_ONLY,
+  feature: "health",
+  run: async (ctx, input) => {
+    const found = await lookupCondition(conditionsCtx(ctx), { q: input.q, papers: input.limit ?? 10 });
+    return {
+      query: found.query,
+      condition: { id: found.info.id, label: found.info.label },
+      names: found.papers.query.names,
+      data: found.papers.data,
+    };
+  },
+  render: (r) =>
+    `${r.condition.label} (${r.condition.id}):\n${r.data.map((p) => `${p.title} (${p.links.abs})`).join("\n") || "no papers"}`,
+});

@@ -1,0 +1,209 @@
+import { Type as T } from "@sinclair/typebox";
+import { FILTER_KEYS } from "../../search-index/advancedSearch";
+import { PaginationSchema, type PaperPageJson, PaperPageSchema } from "../papers/page";
+import { type Paper, PaperSchema } from "../papers/record";
+import {
+  getPaper,
+  getPapers,
+  paperCategories,
+  paperFacets,
+  searchPapersFielded,
+  searchPaperTitles,
+} from "../services/papers";
+import { papersCtx, READ_ONLY } from "./context";
+import { defineTool } from "./types";
+
+/** Paper tools over the same search and repository functions as /api/v1/papers. */
+const Page = T.Integer({ minimum: 0, maximum: 1_000_000, description: "Zero-based page." });
+const Limit = T.Integer({ minimum: 1, maximum: 100, description: "Page size; capped by the plan (default 20)." });
+const Day = (what: string) =>
+  T.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: `${what}, YYYY-MM-DD (UTC).` });
+const Category = T.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: "^[A-Za-z.-]+$",
+  description: "An arXiv category (`cs.LG`) or a whole archive (`astro-ph`).",
+});
+
+const parsed = (page: PaperPageJson) => ({ data: JSON.parse(page.data) as Paper[], pagination: page.pagination });
+const titles = (papers: readonly Paper[]) =>
+  papers.map((p) => `${p.id}: ${p.title} (${p.submittedDate.slice(0, 10)}, ${p.links.abs})`).join("\n") ||
+  "No papers matched.";
+
+export const searchPapersByTitleTool = defineTool({
+  name: "search_papers_by_title",
+  title: "Search paper titles",
+  description:
+    "Finds arXiv papers whose title contains every word of q (whole words, case and accents folded, no typos or prefixes); put words in double quotes to require them together. Pages with page/limit.",
+  input: T.Object(
+    {
+      q: T.String({ minLength: 1, maxLength: 300, pattern: "\\S", description: "Words to find in titles." }),
+      page: T.Optional(Page),
+      limit: T.Optional(Limit),
+    },
+    { additionalProperties: false },
+  ),
+  output: PaperPageSchema,
+  annotations: READ_ONLY,
+  run: async (ctx, input) => parsed(await searchPaperTitles(papersCtx(ctx), input)),
+  render: (page) => titles(page.data),
+});
+
+const FilterText = T.Optional(T.String({ maxLength: 500 }));
+
+export const searchPapersAdvancedTool = defineTool({
+  name: "search_papers_advanced",
+  title: "Fielded paper search",
+  description: `Searches papers by fields, ANDed: all (any field), ti (title), au (authors; comma-separated names, all required), abs (abstract), cat (category or archive), jr (journal ref), co (comments), rn (report number), id (arXiv id). Text filters match whole words. Optional submission/update day ranges and a sort by date. At least one of ${FILTER_KEYS.join(", ")} must be non-empty.`,
+  input: T.Object(
+    {
+      filters: T.Object(
+        {
+          all: FilterText,
+          id: FilterText,
+          ti: FilterText,
+          au: FilterText,
+          abs: FilterText,
+          cat: FilterText,
+          jr: FilterText,
+          co: FilterText,
+          rn: FilterText,
+        },
+        { additionalProperties: false },
+      ),
+      page: T.Optional(Page),
+      limit: T.Optional(Limit),
+      sortBy: T.Optional(T.Union([T.Literal("relevance"), T.Literal("submittedDate"), T.Literal("lastUpdatedDate")])),
+      sortOrder: T.Optional(T.Union([T.Literal("ascending"), T.Literal("descending")])),
+      submittedFrom: T.Optional(Day("First submission day")),
+      submittedTo: T.Optional(Day("Last submission day")),
+      updatedFrom: T.Optional(Day("First update day")),
+      updatedTo: T.Optional(Day("Last update day")),
+    },
+    { additionalProperties: false },
+  ),
+  output: T.Object({
+    data: T.Array(PaperSchema),
+    pagination: PaginationSchema,
+    query: T.Object({
+      filters: T.Record(T.String(), T.String()),
+      sortBy: T.String(),
+      sortOrder: T.String(),
+      submittedFrom: T.Optional(T.String()),
+      submittedTo: T.Optional(T.String()),
+      updatedFrom: T.Optional(T.String()),
+      updatedTo: T.Optional(T.String()),
+    }),
+  }),
+  annotations: READ_ONLY,
+  run: async (ctx, input) => {
+    const result = await searchPapersFielded(papersCtx(ctx), input);
+    return { ...parsed(result.page), query: result.query as never };
+  },
+  render: (page) => titles(page.data),
+});
+
+export const getPaperTool = defineTool({
+  name: "get_paper",
+  title: "One paper by arXiv id",
+  description:
+    "The full record of one paper (title, abstract, authors, categories, versions, dates, links) by arXiv id, with or without version: `0704.0001`, `hep-th/9901001v2`.",
+  input: T.Object({ id: T.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+  output: PaperSchema,
+  annotations: READ_ONLY,
+  run: (ctx, input) => getPaper(papersCtx(ctx), input.id),
+  render: (p) =>
+    `${p.title} — ${p.authors} (${p.submittedDate.slice(0, 10)}; ${p.categories.join(", ")}). ${p.links.abs}`,
+});
+
+export const getPapersTool = defineTool({
+  name: "get_papers",
+  title: "Several papers by arXiv id",
+  description: "Up to 20 papers by arXiv id in one call, in the order asked; ids we do not hold are listed in missing.",
+  input: T.Object(
+    { ids: T.Array(T.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 20, uniqueItems: true }) },
+    { additionalProperties: false },
+  ),
+  output: T.Object({ data: T.Array(PaperSchema), missing: T.Array(T.String()) }),
+  annotations: READ_ONLY,
+  run: (ctx, input) => getPapers(papersCtx(ctx), input.ids),
+  render: (r) => `${titles(r.data)}${r.missing.length ? `\nNot found: ${r.missing.join(", ")}` : ""}`,
+});
+
+export const recentPapersTool = defineTool({
+  name: "recent_papers",
+  title: "Newest papers in a category",
+  description:
+    "The most recently submitted papers of an arXiv category or archive, newest first, optionally narrowed by words (any field). Filtering happens on the server, so a page is never silently empty when matches exist.",
+  input: T.Object(
+    {
+      category: Category,
+      q: T.Optional(T.String({ maxLength: 300, description: "Optional words every paper must contain." })),
+      submittedFrom: T.Optional(Day("Oldest submission day")),
+      page: T.Optional(Page),
+      limit: T.Optional(Limit),
+    },
+    { additionalProperties: false },
+  ),
+  output: PaperPageSchema,
+  annotations: READ_ONLY,
+  run: async (ctx, input) => {
+    const result = await searchPapersFielded(papersCtx(ctx), {
+      filters: { cat: input.category, all: input.q },
+      submittedFrom: input.submittedFrom,
+      page: input.page,
+      limit: input.limit,
+      sortBy: "submittedDate",
+      sortOrder: "descending",
+    });
+    return parsed(result.page);
+  },
+  render: (page) => titles(page.data),
+});
+
+export const listPaperCategoriesTool = defineTool({
+  name: "list_paper_categories",
+  title: "Paper categories",
+  description:
+    "The arXiv categories in our index with their paper counts, most frequent first (up to 100). Use them with recent_papers or the cat filter.",
+  input: T.Object({}, { additionalProperties: false }),
+  output: T.Object({
+    totalPapers: T.Integer(),
+    categories: T.Array(T.Object({ category: T.String(), count: T.Integer() })),
+  }),
+  annotations: READ_ONLY,
+  run: (ctx) => paperCategories(papersCtx(ctx)),
+  render: (r) => `${r.totalPapers} papers. ${r.categories.map((c) => `${c.category} ${c.count}`).join(", ")}`,
+});
+
+const Counts = T.Record(T.String(), T.Integer());
+
+export const paperFacetsTool = defineTool({
+  name: "paper_facets",
+  title: "Category counts for a query",
+  description:
+    "How the papers matching q (every word, any field) spread over categories and primary categories, with the submission-date range of the matches; optionally within one category. No per-year counts.",
+  input: T.Object(
+    {
+      q: T.String({ minLength: 1, maxLength: 300, pattern: "\\S" }),
+      category: T.Optional(Category),
+    },
+    { additionalProperties: false },
+  ),
+  output: T.Object({
+    query: T.String(),
+    totalHits: T.Integer(),
+    categories: Counts,
+    primaryCategories: Counts,
+    submitted: T.Union([T.Object({ from: T.String(), to: T.String() }), T.Null()]),
+  }),
+  annotations: READ_ONLY,
+  run: (ctx, input) => paperFacets(papersCtx(ctx), input),
+  render: (f) =>
+    `${f.totalHits} papers match "${f.query}". Categories: ${
+      Object.entries(f.categories)
+        .slice(0, 15)
+        .map(([c, n]) => `${c} ${n}`)
+        .join(", ") || "none"
+    }.`,
+});
