@@ -136,12 +136,21 @@ export async function paperFacets(ctx: PapersCtx, input: { q: string; category?:
   return { query: q, ...facets, submitted: dateRange(facets) };
 }
 
-/** The categories of the whole index with their paper counts, the most frequent first. */
-export async function paperCategories(ctx: PapersCtx) {
-  const facets = await search(searchPaperFacets(ctx.meili, ctx.indexPrefix, { q: "" }));
+/**
+ * Without an archive: the archives of the whole index with their paper counts (a complete list).
+ * With one: the categories of its papers with counts (complete too: an archive has far fewer than
+ * Meilisearch's 100 facet values). Most frequent first.
+ */
+export async function paperCategories(ctx: PapersCtx, input: { archive?: string }) {
+  const filter = input.archive ? `categoryArchives = ${JSON.stringify(input.archive)}` : undefined;
+  const facets = await search(searchPaperFacets(ctx.meili, ctx.indexPrefix, { q: "", filter }));
+  const counts = input.archive
+    ? Object.fromEntries(Object.entries(facets.categories).filter(([name]) => name.split(".")[0] === input.archive))
+    : facets.archives;
   return {
+    archive: input.archive ?? null,
     totalPapers: facets.totalHits,
-    categories: Object.entries(facets.categories)
+    categories: Object.entries(counts)
       .map(([category, count]) => ({ category, count }))
       .sort((a, b) => b.count - a.count || a.category.localeCompare(b.category)),
   };

@@ -163,16 +163,24 @@ export const recentPapersTool = defineTool({
 
 export const listPaperCategoriesTool = defineTool({
   name: "list_paper_categories",
-  title: "Paper categories",
+  title: "Paper archives and categories",
   description:
-    "The arXiv categories in our index with their paper counts, most frequent first (up to 100). Use them with recent_papers or the cat filter.",
-  input: T.Object({}, { additionalProperties: false }),
+    "Without archive: the arXiv archives in our index (`cs`, `astro-ph`, `hep-th`, …) with paper counts. With archive: its categories (`cs.LG`, …) with counts. Most frequent first; use them with recent_papers or the cat filter.",
+  input: T.Object(
+    {
+      archive: T.Optional(
+        T.String({ minLength: 1, maxLength: 32, pattern: "^[A-Za-z-]+$", description: "An archive, e.g. `cs`." }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
   output: T.Object({
+    archive: T.Union([T.String(), T.Null()]),
     totalPapers: T.Integer(),
     categories: T.Array(T.Object({ category: T.String(), count: T.Integer() })),
   }),
   annotations: READ_ONLY,
-  run: (ctx) => paperCategories(papersCtx(ctx)),
+  run: (ctx, input) => paperCategories(papersCtx(ctx), input),
   render: (r) => `${r.totalPapers} papers. ${r.categories.map((c) => `${c.category} ${c.count}`).join(", ")}`,
 });
 
@@ -182,7 +190,7 @@ export const paperFacetsTool = defineTool({
   name: "paper_facets",
   title: "Category counts for a query",
   description:
-    "How the papers matching q (every word, any field) spread over categories and primary categories, with the submission-date range of the matches; optionally within one category. No per-year counts.",
+    "How the papers matching q (every word, any field) spread over archives, categories and primary categories, with the submission-date range of the matches; optionally within one category. No per-year counts.",
   input: T.Object(
     {
       q: T.String({ minLength: 1, maxLength: 300, pattern: "\\S" }),
@@ -195,6 +203,8 @@ export const paperFacetsTool = defineTool({
     totalHits: T.Integer(),
     categories: Counts,
     primaryCategories: Counts,
+    archives: Counts,
+    truncated: T.Boolean({ description: "True when a list may be cut at 100 values (alphabetical)." }),
     submitted: T.Union([T.Object({ from: T.String(), to: T.String() }), T.Null()]),
   }),
   annotations: READ_ONLY,
