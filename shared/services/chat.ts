@@ -122,8 +122,11 @@ export async function prepareTurn(ctx: ChatCtx, caller: Caller, body: ChatReques
 /** Queues the turn (the job id is the turn's, so it runs once) and marks it in progress. */
 export async function enqueueTurn(ctx: ChatCtx, turn: ChatTurn): Promise<void> {
   const keys = redisKeys(ctx.env.REDIS_PREFIX);
-  await ctx.redis.set(keys.chatActiveTurn(turn.chatId), turn.turnId, "EX", 3600).catch(unavailable("Redis"));
-  await enqueue(ctx.queues, "chat.turn", turn, { jobId: `turn-${turn.turnId}` }).catch(unavailable("Redis"));
+  // Both go out on the request connection back to back: one round trip, in this order.
+  await Promise.all([
+    ctx.redis.set(keys.chatActiveTurn(turn.chatId), turn.turnId, "EX", 3600),
+    enqueue(ctx.queues, "chat.turn", turn, { jobId: `turn-${turn.turnId}` }),
+  ]).catch(unavailable("Redis"));
 }
 
 export async function ownedChat(ctx: Pick<ChatCtx, "sql">, caller: Caller, id: string) {

@@ -93,6 +93,11 @@ function usageOf(total: { inputTokens?: number; outputTokens?: number; totalToke
   };
 }
 
+/** A turn's reply has an id derived from the turn's, so every attempt and every reader agree on it. */
+export function replyIdFor(turnId: string): string {
+  return `${turnId}-reply`;
+}
+
 /**
  * Runs one turn on a worker: history and (with consent) profile → model with tools → every UI
  * message chunk published with a sequence number → the reply stored once → `end`. A client that
@@ -100,20 +105,23 @@ function usageOf(total: { inputTokens?: number; outputTokens?: number; totalToke
  */
 export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ messageId: string }> {
   const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turn.turnId);
-  // Three independent reads, in parallel: they come before the first chunk.
+  const messageId = replyIdFor(turn.turnId);
+  // The stream starts as soon as the turn is picked up; history and profile are read meanwhile.
+  const started = publisher.publish({ chunk: { type: "start", messageId } });
+  // Three independent reads, in parallel.
   const [existing, history, profile] = await Promise.all([
     findReplyToTurn(deps.sql, turn.turnId),
     listMessages(deps.sql, turn.chatId),
     getProfile({ sql: deps.sql, accountId: turn.accountId }),
   ]);
   if (existing) {
+    await started;
     await publisher.publish({ end: "ok" });
     return { messageId: existing.id };
   }
   const entry = deps.models.find((model) => model.id === turn.modelId);
   if (!entry) throw new Error(`Model ${turn.modelId} is not in this worker's catalog`);
   const ctx = { deps, principal: { accountId: turn.accountId, plan: turn.plan }, requestId: turn.turnId };
-  const messageId = `msg_${Bun.randomUUIDv7()}`;
   const result = streamText({
     model: languageModelFor(entry, deps.env),
     instructions: healthInstructions(profile),
@@ -129,6 +137,8 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
   let failed = false;
   const stream = result.toUIMessageStream({
     generateMessageId: () => messageId,
+    // "start" went out already, before the reads.
+    sendStart: false,
     sendSources: true,
     onError: (error) => {
       deps.log.error("chat turn model error", { turnId: turn.turnId, error });
@@ -140,7 +150,7 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
   });
   // Chunks are sent without waiting for each reply: one connection keeps them in order, and the
   // stream is not held up by Redis round trips. Every send is awaited before the reply is stored.
-  const sends: Promise<void>[] = [];
+  const sends: Promise<void>[] = [started];
   for await (const chunk of stream) {
     if (chunk.type === "error") failed = true;
     sends.push(publisher.publish({ chunk }));
@@ -174,7 +184,7 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
 export async function failChatTurn(deps: Deps, turn: ChatTurn, reason: string): Promise<void> {
   const keys = redisKeys(deps.env.REDIS_PREFIX);
   const message: StoredUIMessage = {
-    id: `msg_${Bun.randomUUIDv7()}`,
+    id: replyIdFor(turn.turnId),
     role: "assistant",
     parts: [],
     metadata: { model: turn.modelId, finishReason: "error", error: reason, createdAt: new Date().toISOString() },
