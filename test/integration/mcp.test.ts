@@ -1,21 +1,30 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { createApp } from "../../api/app";
+import { PROTOCOL_VERSIONS } from "../../api/mcp/protocol";
 import type { Deps } from "../../shared/deps";
-import { TOOLS } from "../../shared/tools";
+import { publicUrl } from "../../shared/env";
+import { PLANS, type PlanTable } from "../../shared/plans";
 import { createTestAccount, type TestAccount } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
 
+/** The MCP endpoint over a real port: transport, auth, limits, CORS, protocol versions, discovery. */
+const LIMIT = 3;
+const SMALL: PlanTable = { ...PLANS, go: { ...PLANS.go, requestsPerHour: LIMIT } };
+
 let deps: Deps;
 let server: ReturnType<ReturnType<typeof createApp>["listen"]>;
+let base: string;
 let url: URL;
 let account: TestAccount;
 
 beforeAll(async () => {
-  deps = await testDeps();
+  deps = await testDeps({ plans: SMALL });
   server = createApp(deps).listen({ hostname: "127.0.0.1", port: 0 });
-  url = new URL(`http://127.0.0.1:${server.server?.port}/api/mcp`);
+  base = `http://127.0.0.1:${server.server?.port}`;
+  url = new URL(`${base}/api/mcp`);
   account = await createTestAccount(deps, "free");
 });
 
@@ -29,15 +38,29 @@ async function connect(headers: Record<string, string>): Promise<Client> {
   return client;
 }
 
+const JSON_RPC = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+
+function rpc(body: unknown, headers: Record<string, string> = {}, key = account.apiKey): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { ...JSON_RPC, authorization: `Bearer ${key}`, ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+const initialize = (protocolVersion: string) => ({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+});
+
 describe("MCP endpoint with the official SDK client", () => {
-  test("initialize, list tools with schemas and annotations, call a tool — authenticated by x-api-key", async () => {
+  test("initialize at the SDK's own version, list, call — authenticated by x-api-key", async () => {
     const client = await connect({ "x-api-key": account.apiKey });
+    expect(client.getServerVersion()?.name).toBe("io.github.papers-health/mcp");
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS.map((tool) => tool.name).sort());
-    for (const tool of tools) {
-      expect(tool.inputSchema.type).toBe("object");
-      expect(tool.annotations?.readOnlyHint).toBeBoolean();
-    }
+    expect(tools).toHaveLength(36);
     const result = await client.callTool({ name: "get_account", arguments: {} });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ accountId: account.accountId, plan: "free" });
@@ -50,16 +73,147 @@ describe("MCP endpoint with the official SDK client", () => {
     expect(bad.isError).toBe(true);
     const unknown = await client.callTool({ name: "no_such_tool", arguments: {} });
     expect(unknown.isError).toBe(true);
+    expect(JSON.stringify(unknown.content)).toContain("tools/list");
     await client.close();
   });
+});
 
-  test("a missing key is rejected with HTTP 401 before the transport runs", async () => {
+describe("HTTP status paths", () => {
+  test("a missing or wrong key is 401 before the transport runs", async () => {
     const response = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      headers: JSON_RPC,
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
     expect(response.status).toBe(401);
+    expect((await rpc({ jsonrpc: "2.0", id: 1, method: "tools/list" }, {}, "phk_nope")).status).toBe(401);
     await expect(connect({})).rejects.toThrow();
+  });
+
+  test("GET and DELETE are 405 with Allow", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const response = await fetch(url, { method, headers: { authorization: `Bearer ${account.apiKey}` } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST, OPTIONS");
+    }
+  });
+
+  test("every POST counts against the hourly limit shared with REST; over it → 429 with Retry-After", async () => {
+    const limited = await createTestAccount(deps, "go");
+    const list = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+    expect((await rpc(list, {}, limited.apiKey)).status).toBe(200);
+    const rest = await fetch(`${base}/api/v1/account`, { headers: { authorization: `Bearer ${limited.apiKey}` } });
+    expect(rest.status).toBe(200);
+    expect((await rpc(initialize("2025-06-18"), {}, limited.apiKey)).status).toBe(200);
+    const over = await rpc(list, {}, limited.apiKey);
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(over.headers.get("access-control-allow-origin")).toBe("*");
+  });
+});
+
+describe("CORS", () => {
+  test.each(["/api/mcp", "/.well-known/mcp/server-card.json", "/.well-known/mcp.json"])(
+    "preflight on %s: the spec's exact values, no key needed",
+    async (path) => {
+      const response = await fetch(`${base}${path}`, {
+        method: "OPTIONS",
+        headers: {
+          origin: "https://agent.example",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type, authorization, x-api-key",
+        },
+      });
+      expect(response.status).toBe(204);
+      expect(response.headers.get("access-control-allow-origin")).toBe("*");
+      expect(response.headers.get("access-control-allow-methods")).toBe("GET, POST, DELETE, OPTIONS");
+      expect(response.headers.get("access-control-allow-headers")).toBe("Content-Type, Authorization, x-api-key");
+      expect(response.headers.get("access-control-allow-credentials")).toBeNull();
+    },
+  );
+});
+
+describe("protocol versions", () => {
+  test.each([...PROTOCOL_VERSIONS])("initialize at %s is answered with that version", async (version) => {
+    const response = await rpc(initialize(version));
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { result: { protocolVersion: string; serverInfo: { name: string } } };
+    expect(body.result.protocolVersion).toBe(version);
+    expect(body.result.serverInfo.name).toBe("io.github.papers-health/mcp");
+  });
+
+  test("an unknown version is answered with the newest", async () => {
+    const body = (await (await rpc(initialize("2023-01-01"))).json()) as { result: { protocolVersion: string } };
+    expect(body.result.protocolVersion).toBe(PROTOCOL_VERSIONS[0]);
+    expect(PROTOCOL_VERSIONS[0]).toBe(LATEST_PROTOCOL_VERSION);
+  });
+
+  test("a later request with MCP-Protocol-Version: 2025-06-15 works (tools/list and tools/call)", async () => {
+    const header = { "mcp-protocol-version": "2025-06-15" };
+    const list = await rpc({ jsonrpc: "2.0", id: 2, method: "tools/list" }, header);
+    expect(list.status).toBe(200);
+    expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(36);
+    const callTool = await rpc(
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_account", arguments: {} } },
+      header,
+    );
+    expect(callTool.status).toBe(200);
+    const result = ((await callTool.json()) as { result: { structuredContent: { plan: string } } }).result;
+    expect(result.structuredContent.plan).toBe("free");
+  });
+
+  test("every supported version is accepted in the header; an unsupported one is a JSON-RPC 400", async () => {
+    for (const version of PROTOCOL_VERSIONS) {
+      const response = await rpc({ jsonrpc: "2.0", id: 4, method: "tools/list" }, { "mcp-protocol-version": version });
+      expect(response.status).toBe(200);
+    }
+    const bad = await rpc({ jsonrpc: "2.0", id: 5, method: "tools/list" }, { "mcp-protocol-version": "2024-10-07" });
+    expect(bad.status).toBe(400);
+    const body = (await bad.json()) as { error: { message: string } };
+    expect(body.error.message).toContain("2025-06-15");
+  });
+});
+
+describe("discovery", () => {
+  const PATHS = ["/.well-known/mcp/server-card.json", "/.well-known/mcp.json", "/api/mcp/server-card"];
+
+  test.each(PATHS)("%s serves the server card without a key", async (path) => {
+    const response = await fetch(`${base}${path}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("application/json");
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("cache-control")).toContain("max-age=");
+    const card = (await response.json()) as Record<string, unknown>;
+    expect(card).toEqual({
+      name: "io.github.papers-health/mcp",
+      version: expect.any(String),
+      title: "Papers & Health",
+      description: expect.stringContaining("36 tools"),
+      websiteUrl: publicUrl(deps.env),
+      remotes: [
+        {
+          type: "streamable-http",
+          url: `${publicUrl(deps.env)}/api/mcp`,
+          supportedProtocolVersions: [...PROTOCOL_VERSIONS],
+          headers: [{ name: "Authorization", description: expect.any(String), isRequired: true, isSecret: true }],
+        },
+      ],
+    });
+    expect(card.name as string).toMatch(/^[a-z0-9.-]+\/[a-z0-9._-]+$/);
+    expect((card.remotes as { supportedProtocolVersions: string[] }[])[0]?.supportedProtocolVersions).toContain(
+      "2025-06-15",
+    );
+  });
+
+  test("the same ETag on every path; If-None-Match → 304 without a body", async () => {
+    const tags = await Promise.all(PATHS.map(async (path) => (await fetch(`${base}${path}`)).headers.get("etag")));
+    expect(new Set(tags).size).toBe(1);
+    const etag = tags[0] as string;
+    expect(etag).toMatch(/^"[0-9a-f]+"$/);
+    const again = await fetch(`${base}${PATHS[0]}`, { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    const changed = await fetch(`${base}${PATHS[0]}`, { headers: { "if-none-match": '"other"' } });
+    expect(changed.status).toBe(200);
   });
 });
