@@ -1,0 +1,85 @@
+/**
+ * MCP `tools/call` of the title search vs the same REST request, side by side in one run (`bun run
+ * bench` runs it): the bundled demo papers indexed through the ingest CLI and the queue, the real
+ * app in its own process (plan limits raised), wrk -c10, p50/p99. Goal: MCP p50 ≤ 1.5× REST p50 —
+ * a fresh MCP server and transport per request must stay cheap (the tool list is built once).
+ */
+
+import { stopProcess } from "../../scripts/lib/processes";
+import { DEMO_PAPERS } from "../../scripts/lib/seed";
+import { createAccount } from "../../shared/services/accounts";
+import { startWorkers } from "../../workers/runner";
+import { benchWorld, formatResult, serve, type WrkResult, wrk } from "./world";
+
+const DURATION = process.env.BENCH_SECONDS ?? "10";
+const CONNECTIONS = 10;
+const Q = "quantum";
+const LIMIT = 20;
+
+if (!Bun.which("wrk")) {
+  console.error("wrk is not installed: apt-get install wrk");
+  process.exit(1);
+}
+
+const world = await benchWorld();
+const workers = await startWorkers(world.deps, { queues: ["papers"] });
+const server = await serve("full", world.childEnv);
+try {
+  const ingest = Bun.spawn([process.execPath, "scripts/papers-ingest.ts", DEMO_PAPERS], {
+    env: world.childEnv,
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  if ((await ingest.exited) !== 0) throw new Error("papers-ingest failed");
+  const { apiKey } = await createAccount(
+    { sql: world.deps.sql, redis: world.deps.redis, redisPrefix: world.env.REDIS_PREFIX },
+    { plan: "pro" },
+  );
+  const base = `http://127.0.0.1:${server.port}`;
+  const restPath = `/api/v1/papers/search?q=${Q}&limit=${LIMIT}`;
+  const call = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "search_papers_by_title", arguments: { q: Q, limit: LIMIT } },
+  };
+  await sameAnswer(base, apiKey, restPath, call);
+
+  const rest = (seconds: string): WrkResult =>
+    wrk(base, "test/bench/path.lua", { BENCH_PATH: restPath, BENCH_KEY: apiKey }, seconds, CONNECTIONS);
+  const mcp = (seconds: string): WrkResult =>
+    wrk(base, "test/bench/mcp.lua", { BENCH_BODY: JSON.stringify(call), BENCH_KEY: apiKey }, seconds, CONNECTIONS);
+  rest("2");
+  mcp("2");
+  const restResult = rest(DURATION);
+  const mcpResult = mcp(DURATION);
+  if (restResult.errors > 0 || mcpResult.errors > 0) throw new Error("non-2xx responses during the bench");
+  const ratio = mcpResult.p50 / restResult.p50;
+
+  console.log(`\nMCP vs REST title search, wrk -t2 -c${CONNECTIONS} -d${DURATION}s, ${new Date().toISOString()}\n`);
+  console.log("| request | result | p50 ratio to REST |");
+  console.log("|---|---|---|");
+  console.log(`| GET ${restPath} | ${formatResult(restResult)} | 1.00 |`);
+  console.log(`| POST /api/mcp tools/call search_papers_by_title | ${formatResult(mcpResult)} | ${ratio.toFixed(2)} |`);
+  console.log(`\nGoal: MCP p50 ≤ 1.5× REST p50 — ${ratio <= 1.5 ? "met" : "NOT met"}.`);
+} finally {
+  await stopProcess(server.child);
+  await workers.close();
+  await world.cleanup();
+}
+
+/** Both paths must return the same papers, or the comparison means nothing. */
+async function sameAnswer(base: string, apiKey: string, restPath: string, call: object): Promise<void> {
+  const headers = { authorization: `Bearer ${apiKey}` };
+  const rest = (await (await fetch(`${base}${restPath}`, { headers })).json()) as { data: { id: string }[] };
+  const response = await fetch(`${base}/api/mcp`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify(call),
+  });
+  const { result } = (await response.json()) as { result: { isError?: boolean; structuredContent: typeof rest } };
+  const ids = (page: typeof rest) => page.data.map((paper) => paper.id).join(",");
+  if (result.isError || rest.data.length === 0 || ids(result.structuredContent) !== ids(rest)) {
+    throw new Error("MCP and REST answered the title search differently");
+  }
+}
