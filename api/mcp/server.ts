@@ -1,6 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -9,6 +8,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../../shared/errors";
 import type { Logger } from "../../shared/log";
@@ -68,8 +68,9 @@ export async function handleMcpRequest(request: Request, ctx: ToolContext, log: 
 
 /**
  * Failures a model can correct (bad arguments, unknown tool, plan, consent, not found, conflict)
- * are `isError` results that say what to change; anything else is a JSON-RPC internal error
- * without internals (the request id finds it in our logs).
+ * are `isError` results that say what to change, and so are an upstream's or the assistant's
+ * failures (a retry may help); anything else is a JSON-RPC internal error without internals (the
+ * request id finds it in our logs).
  */
 async function callTool(ctx: ToolContext, log: Logger, name: string, args: unknown): Promise<CallToolResult> {
   const tool = TOOLS_BY_NAME.get(name);
@@ -83,13 +84,16 @@ async function callTool(ctx: ToolContext, log: Logger, name: string, args: unkno
     const output = await tool.run(ctx, args);
     return { content: [{ type: "text", text: tool.render(output) }], structuredContent: output };
   } catch (error) {
-    if (error instanceof AppError && (error.status < 500 || error.kind === "UPSTREAM_FAILED")) {
+    if (error instanceof AppError && (error.status < 500 || RETRYABLE.has(error.kind))) {
       return failure(messageOf(error));
     }
     log.error("tool failed", { requestId: ctx.requestId, tool: name, error });
     throw new McpError(ErrorCode.InternalError, `Tool ${name} failed; request id ${ctx.requestId}.`);
   }
 }
+
+/** Failures outside our code whose message is safe and tells the model a retry may help. */
+const RETRYABLE = new Set(["UPSTREAM_FAILED", "ASSISTANT_FAILED"]);
 
 /** The error's message plus its field details, which say what to change. */
 function messageOf(error: AppError): string {
