@@ -8,7 +8,7 @@ const MCP_METHODS = "GET, POST, DELETE, OPTIONS";
 const REST_METHODS = "GET, POST, PATCH, DELETE, OPTIONS";
 
 function isMcpPath(path: string): boolean {
-  return path === "/api/mcp" || path.startsWith("/.well-known/mcp");
+  return path === "/api/mcp" || path === "/api/mcp/server-card" || path.startsWith("/.well-known/mcp");
 }
 
 /**
