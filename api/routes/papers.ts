@@ -1,23 +1,12 @@
 import { Elysia, t } from "elysia";
-import {
-  type DateRanges,
-  FILTER_KEYS,
-  type Filters,
-  type SortBy,
-  type SortOrder,
-  searchAdvanced,
-} from "../../search-index/advancedSearch";
-import { searchTitles } from "../../search-index/searchPapers";
-import { findPaperById } from "../../shared/db/repositories/papers";
+import type { SortBy, SortOrder } from "../../search-index/advancedSearch";
 import type { Deps } from "../../shared/deps";
 import { AppError } from "../../shared/errors";
-import { isArxivId } from "../../shared/papers/ids";
 import { PaginationSchema, type PaperPageJson, PaperPageSchema, pageJson } from "../../shared/papers/page";
-import { baseArxivId, PaperSchema } from "../../shared/papers/record";
-import { unavailable } from "../../shared/services/unavailable";
+import { PaperSchema } from "../../shared/papers/record";
+import { getPaper, type PapersCtx, searchPapersFielded, searchPaperTitles } from "../../shared/services/papers";
 import { callerOf } from "../requestState";
-
-const SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }];
+import { API_KEY_SECURITY as SECURITY } from "./security";
 
 const FilterText = t.Optional(t.String({ maxLength: 500 }));
 const DateOnly = t.Optional(
@@ -91,41 +80,15 @@ const AdvancedPageSchema = t.Object({
   ),
 });
 
-function invalid(path: string, message: string): AppError {
-  return new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
-    details: [{ in: "body", path, message }],
-  });
-}
-
 /** Two names for one field: either may be sent, but not two different values. */
 function alias(first: number | undefined, second: number | undefined, names: [string, string]): number | undefined {
   if (first !== undefined && second !== undefined && first !== second) {
-    throw invalid(`/${names[1]}`, `${names[0]} and ${names[1]} are the same field; send one, or the same value`);
+    const message = `${names[0]} and ${names[1]} are the same field; send one, or the same value`;
+    throw new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
+      details: [{ in: "body", path: `/${names[1]}`, message }],
+    });
   }
   return first ?? second;
-}
-
-/** Real calendar days, and `from` not after `to`; equal bounds select that one day. */
-function checkDates(body: DateRanges): DateRanges {
-  const dates: DateRanges = {};
-  for (const key of ["submittedFrom", "submittedTo", "updatedFrom", "updatedTo"] as const) {
-    const value = body[key];
-    if (value === undefined) continue;
-    const time = Date.parse(`${value}T00:00:00Z`);
-    if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value) {
-      throw invalid(`/${key}`, "Expected a real calendar day, YYYY-MM-DD");
-    }
-    dates[key] = value;
-  }
-  for (const [from, to] of [
-    ["submittedFrom", "submittedTo"],
-    ["updatedFrom", "updatedTo"],
-  ] as const) {
-    if (dates[from] && dates[to] && (dates[from] as string) > (dates[to] as string)) {
-      throw invalid(`/${from}`, `${from} is after ${to}`);
-    }
-  }
-  return dates;
 }
 
 /**
@@ -147,24 +110,25 @@ const SORT_ORDERS: Record<string, SortOrder> = {
   dsc: "descending",
 };
 
-export function paperRoutes(deps: Pick<Deps, "sql" | "meili" | "plans" | "env">) {
+type PaperDeps = Pick<Deps, "sql" | "meili" | "plans" | "env">;
+
+/** The paper verbs' context for this request's caller (the plan caps the page size). */
+function papersCtx(deps: PaperDeps, request: Request): PapersCtx {
+  const { principal } = callerOf(request);
+  return {
+    sql: deps.sql,
+    meili: deps.meili,
+    indexPrefix: deps.env.MEILI_INDEX_PREFIX,
+    maxPageSize: deps.plans[principal.plan].maxPageSize,
+  };
+}
+
+export function paperRoutes(deps: PaperDeps) {
   return new Elysia({ name: "routes/papers" })
     .get(
       "/api/v1/papers/search",
       async ({ request, query }) => {
-        const q = query.q.trim();
-        if (!q) {
-          throw new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
-            details: [{ in: "query", path: "/q", message: "Expected a nonblank search text" }],
-          });
-        }
-        const { principal } = callerOf(request);
-        const limit = Math.min(query.limit ?? 20, deps.plans[principal.plan].maxPageSize);
-        const page = await searchTitles(deps.meili, deps.env.MEILI_INDEX_PREFIX, {
-          q,
-          page: query.page ?? 0,
-          limit,
-        }).catch(unavailable("Meilisearch"));
+        const page = await searchPaperTitles(papersCtx(deps, request), query);
         return pageResponse(page);
       },
       {
@@ -186,33 +150,22 @@ export function paperRoutes(deps: Pick<Deps, "sql" | "meili" | "plans" | "env">)
     .post(
       "/api/v1/papers/search",
       async ({ request, body }) => {
-        const filters = Object.fromEntries(
-          Object.entries(body.searchFilterString)
-            .map(([key, value]) => [key, (value ?? "").trim()])
-            .filter(([, value]) => value !== ""),
-        ) as Filters;
-        if (Object.keys(filters).length === 0) {
-          throw invalid("/searchFilterString", `Give at least one non-empty filter: ${FILTER_KEYS.join(", ")}`);
-        }
-        const dates = checkDates(body);
-        const { principal } = callerOf(request);
-        const page = alias(body.page, body.startIndex, ["page", "startIndex"]) ?? 0;
-        const requested = alias(body.limit, body.maxResults, ["limit", "maxResults"]) ?? 20;
-        const limit = Math.min(requested, deps.plans[principal.plan].maxPageSize);
         // Invalid sort values fall back instead of failing (spec rule 2); `query` shows what applied.
         const sortBy: SortBy =
           body.sortBy === "submittedDate" || body.sortBy === "lastUpdatedDate" ? body.sortBy : "relevance";
         const sortOrder = SORT_ORDERS[(body.sortOrder ?? "").toLowerCase()] ?? "ascending";
-        const result = await searchAdvanced(deps.meili, deps.env.MEILI_INDEX_PREFIX, {
-          filters,
-          dates,
-          highlight: body.highlight === true,
-          page,
-          limit,
+        const { searchFilterString, page, startIndex, limit, maxResults, highlight, ...dates } = body;
+        const result = await searchPapersFielded(papersCtx(deps, request), {
+          ...dates,
+          filters: searchFilterString,
+          filtersPath: "/searchFilterString",
+          page: alias(page, startIndex, ["page", "startIndex"]),
+          limit: alias(limit, maxResults, ["limit", "maxResults"]),
           sortBy,
           sortOrder,
-        }).catch(unavailable("Meilisearch"));
-        return pageResponse(result, { query: { filters, ...dates, sortBy, sortOrder } });
+          highlight,
+        });
+        return pageResponse(result.page, { query: result.query });
       },
       {
         body: AdvancedBody,
@@ -229,11 +182,7 @@ export function paperRoutes(deps: Pick<Deps, "sql" | "meili" | "plans" | "env">)
     .get(
       "/api/v1/papers/*",
       async ({ params }) => {
-        const id = decodeURIComponent(params["*"]);
-        const paper = isArxivId(id)
-          ? await findPaperById(deps.sql, baseArxivId(id)).catch(unavailable("PostgreSQL"))
-          : undefined;
-        if (!paper) throw new AppError("NOT_FOUND", `No paper with id ${id}.`);
+        const paper = await getPaper(deps, decodeURIComponent(params["*"]));
         return paper;
       },
       {

@@ -18,9 +18,8 @@ import { baseArxivId, type Paper } from "../papers/record";
 import { unavailable } from "./unavailable";
 
 /**
- * Paper verbs for the MCP tools, over the same search-index functions and repository as the REST
- * routes in api/routes/papers.ts (title search, fielded search, one paper), with the same rules:
- * nonblank text, the plan's page cap, at least one filter, real calendar days with from ≤ to.
+ * Paper verbs of the REST routes (api/routes/papers.ts) and the MCP tools alike: nonblank text, the
+ * plan's page cap, at least one filter, real calendar days with from ≤ to.
  */
 export interface PapersCtx {
   sql: Sql;
@@ -32,13 +31,14 @@ export interface PapersCtx {
 
 const search = <T>(work: Promise<T>) => work.catch(unavailable("Meilisearch"));
 
-function invalid(path: string, message: string): AppError {
-  return new AppError("VALIDATION_FAILED", `${path}: ${message}`, { details: [{ in: "body", path, message }] });
+function invalid(path: string, message: string, where: "body" | "query" = "body"): AppError {
+  return new AppError("VALIDATION_FAILED", `${path}: ${message}`, { details: [{ in: where, path, message }] });
 }
 
+/** Title search (GET /api/v1/papers/search and the title tool). */
 export function searchPaperTitles(ctx: PapersCtx, input: { q: string; page?: number; limit?: number }) {
   const q = input.q.trim();
-  if (!q) throw invalid("/q", "Expected a nonblank search text");
+  if (!q) throw invalid("/q", "Expected a nonblank search text", "query");
   const limit = Math.min(input.limit ?? 20, ctx.maxPageSize);
   return search(searchTitles(ctx.meili, ctx.indexPrefix, { q, page: input.page ?? 0, limit }));
 }
@@ -47,8 +47,12 @@ export interface FieldedInput extends DateRanges {
   filters: Filters;
   page?: number;
   limit?: number;
+  /** Default relevance; the order defaults to ascending, as REST's spec rule 2 says. */
   sortBy?: SortBy;
   sortOrder?: SortOrder;
+  highlight?: boolean;
+  /** Where the filters sit in the caller's request, for error details (REST: /searchFilterString). */
+  filtersPath?: string;
 }
 
 export interface FieldedResult {
@@ -63,15 +67,16 @@ export async function searchPapersFielded(ctx: PapersCtx, input: FieldedInput): 
       .filter(([, value]) => value !== ""),
   ) as Filters;
   if (Object.keys(filters).length === 0) {
-    throw invalid("/filters", `Give at least one non-empty filter: ${FILTER_KEYS.join(", ")}`);
+    throw invalid(input.filtersPath ?? "/filters", `Give at least one non-empty filter: ${FILTER_KEYS.join(", ")}`);
   }
   const dates = checkDates(input);
   const sortBy = input.sortBy ?? "relevance";
-  const sortOrder = input.sortOrder ?? (sortBy === "relevance" ? "ascending" : "descending");
+  const sortOrder = input.sortOrder ?? "ascending";
   const page = await search(
     searchAdvanced(ctx.meili, ctx.indexPrefix, {
       filters,
       dates,
+      highlight: input.highlight === true,
       page: input.page ?? 0,
       limit: Math.min(input.limit ?? 20, ctx.maxPageSize),
       sortBy,

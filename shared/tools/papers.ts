@@ -74,7 +74,9 @@ export const searchPapersAdvancedTool = defineTool({
       page: T.Optional(Page),
       limit: T.Optional(Limit),
       sortBy: T.Optional(T.Union([T.Literal("relevance"), T.Literal("submittedDate"), T.Literal("lastUpdatedDate")])),
-      sortOrder: T.Optional(T.Union([T.Literal("ascending"), T.Literal("descending")])),
+      sortOrder: T.Optional(
+        T.Union([T.Literal("ascending"), T.Literal("descending")], { description: "Default ascending, as on REST." }),
+      ),
       submittedFrom: T.Optional(Day("First submission day")),
       submittedTo: T.Optional(Day("Last submission day")),
       updatedFrom: T.Optional(Day("First update day")),
