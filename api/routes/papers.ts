@@ -2,13 +2,13 @@ import { Elysia, t } from "elysia";
 import type { SortBy, SortOrder } from "../../search-index/advancedSearch";
 import type { Deps } from "../../shared/deps";
 import { AppError } from "../../shared/errors";
+import { PaperFiltersSchema } from "../../shared/papers/filters";
 import { PaginationSchema, type PaperPageJson, PaperPageSchema, pageJson } from "../../shared/papers/page";
 import { PaperSchema } from "../../shared/papers/record";
 import { getPaper, type PapersCtx, searchPapersFielded, searchPaperTitles } from "../../shared/services/papers";
 import { callerOf } from "../requestState";
 import { API_KEY_SECURITY as SECURITY } from "./security";
 
-const FilterText = t.Optional(t.String({ maxLength: 500 }));
 const DateOnly = t.Optional(
   t.String({
     pattern: "^\\d{4}-\\d{2}-\\d{2}$",
@@ -17,20 +17,7 @@ const DateOnly = t.Optional(
 );
 const AdvancedBody = t.Object(
   {
-    searchFilterString: t.Object(
-      {
-        all: FilterText,
-        id: FilterText,
-        ti: FilterText,
-        au: FilterText,
-        abs: FilterText,
-        cat: FilterText,
-        jr: FilterText,
-        co: FilterText,
-        rn: FilterText,
-      },
-      { additionalProperties: false, description: "Filters, ANDed; at least one must be non-empty." },
-    ),
+    searchFilterString: PaperFiltersSchema,
     page: t.Optional(
       t.Integer({ minimum: 0, maximum: 1_000_000, description: "Zero-based page (alias: startIndex)." }),
     ),

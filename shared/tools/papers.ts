@@ -1,5 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
 import { FILTER_KEYS } from "../../search-index/advancedSearch";
+import { PaperFiltersSchema } from "../papers/filters";
 import { PaginationSchema, type PaperPageJson, PaperPageSchema } from "../papers/page";
 import { type Paper, PaperSchema } from "../papers/record";
 import {
@@ -49,28 +50,13 @@ export const searchPapersByTitleTool = defineTool({
   render: (page) => titles(page.data),
 });
 
-const FilterText = T.Optional(T.String({ maxLength: 500 }));
-
 export const searchPapersAdvancedTool = defineTool({
   name: "search_papers_advanced",
   title: "Fielded paper search",
   description: `Searches papers by fields, ANDed: all (any field), ti (title), au (authors; comma-separated names, all required), abs (abstract), cat (category or archive), jr (journal ref), co (comments), rn (report number), id (arXiv id). Text filters match whole words. Optional submission/update day ranges and a sort by date. At least one of ${FILTER_KEYS.join(", ")} must be non-empty.`,
   input: T.Object(
     {
-      filters: T.Object(
-        {
-          all: FilterText,
-          id: FilterText,
-          ti: FilterText,
-          au: FilterText,
-          abs: FilterText,
-          cat: FilterText,
-          jr: FilterText,
-          co: FilterText,
-          rn: FilterText,
-        },
-        { additionalProperties: false },
-      ),
+      filters: PaperFiltersSchema,
       page: T.Optional(Page),
       limit: T.Optional(Limit),
       sortBy: T.Optional(T.Union([T.Literal("relevance"), T.Literal("submittedDate"), T.Literal("lastUpdatedDate")])),
