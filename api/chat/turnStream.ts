@@ -1,8 +1,5 @@
 import { followTurn, type StreamDeps } from "../../shared/chat/followTurn";
 
-// followTurn lives in shared/ so the MCP health_chat tool can wait for a turn the same way.
-export { followTurn };
-
 const encoder = new TextEncoder();
 
 /** Response headers of the UI message stream protocol (the AI SDK's `useChat` reads these). */

@@ -20,18 +20,19 @@ export interface UpstreamConfig {
   timeoutMs: number;
 }
 
-/** GETs `path` (with `query`) and parses JSON; `undefined` on 404. */
-export async function getJson<T>(
-  upstream: UpstreamConfig,
-  path: string,
-  query: Record<string, string> = {},
-): Promise<T | undefined> {
-  const url = new URL(`${upstream.baseUrl.replace(/\/$/, "")}${path}`);
-  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-  let response: Response;
+/**
+ * One upstream request with our user agent and the upstream's time limit; a network failure or a
+ * timeout is an `UpstreamError` (retryable). Statuses are the caller's to judge.
+ */
+export async function fetchUpstream(
+  upstream: { name: string; timeoutMs: number },
+  url: string | URL,
+  init: RequestInit & { headers?: Record<string, string> } = {},
+): Promise<Response> {
   try {
-    response = await fetch(url, {
-      headers: { accept: "application/json", "user-agent": "papers-health-service/0.1" },
+    return await fetch(url, {
+      ...init,
+      headers: { "user-agent": "papers-health-service/0.1", ...init.headers },
       signal: AbortSignal.timeout(upstream.timeoutMs),
     });
   } catch (cause) {
@@ -40,6 +41,17 @@ export async function getJson<T>(
       cause,
     });
   }
+}
+
+/** GETs `path` (with `query`) and parses JSON; `undefined` on 404. */
+export async function getJson<T>(
+  upstream: UpstreamConfig,
+  path: string,
+  query: Record<string, string> = {},
+): Promise<T | undefined> {
+  const url = new URL(`${upstream.baseUrl.replace(/\/$/, "")}${path}`);
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  const response = await fetchUpstream(upstream, url, { headers: { accept: "application/json" } });
   if (response.status === 404) {
     await response.body?.cancel();
     return undefined;
@@ -48,6 +60,11 @@ export async function getJson<T>(
     await response.body?.cancel();
     throw new UpstreamError(upstream.name, `answered HTTP ${response.status}`);
   }
+  return upstreamJson<T>(upstream, response);
+}
+
+/** The response's JSON; a body that is not JSON is an `UpstreamError` (a broken answer, retryable). */
+export async function upstreamJson<T>(upstream: { name: string }, response: Response): Promise<T> {
   try {
     return (await response.json()) as T;
   } catch (cause) {

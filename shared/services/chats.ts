@@ -16,14 +16,12 @@ import { AppError } from "../errors";
 import { isUuid } from "../formats";
 import type { Principal } from "./authenticate";
 import { ownedChat } from "./chat";
-import { unavailable } from "./unavailable";
+import { fromPostgres as db } from "./unavailable";
 
 type Caller = Pick<Principal, "accountId" | "plan">;
 interface ChatsCtx {
   sql: Sql;
 }
-
-const db = <T>(work: Promise<T>) => work.catch(unavailable("PostgreSQL"));
 
 export async function getConversation(ctx: ChatsCtx, caller: Caller, id: string): Promise<Conversation> {
   const chat = await ownedChat(ctx, caller, id);

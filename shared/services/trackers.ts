@@ -25,15 +25,11 @@ import {
   type TrackerStatus,
 } from "../health/schemas";
 import { type HealthCtx, hasConsent, requireConsent } from "./healthProfile";
-import { unavailable } from "./unavailable";
+import { fromPostgres as db } from "./unavailable";
 
 /** Logs of other accounts, and ids that cannot exist, look exactly like unknown ones. */
 function notFound(id: string): AppError {
   return new AppError("NOT_FOUND", `No health log with id ${id}.`);
-}
-
-function db<T>(work: Promise<T>): Promise<T> {
-  return work.catch(unavailable("PostgreSQL"));
 }
 
 async function requireConsentToRead(ctx: HealthCtx): Promise<void> {

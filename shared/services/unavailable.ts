@@ -13,3 +13,8 @@ export function unavailable(dependency: string, retryAfterSeconds = 5) {
     });
   };
 }
+
+/** A PostgreSQL call whose outage is a 503, as every service verb wants it. */
+export function fromPostgres<T>(work: Promise<T>): Promise<T> {
+  return work.catch(unavailable("PostgreSQL"));
+}

@@ -8,12 +8,11 @@ import { signUpload, verifyUpload } from "../uploads/signing";
 import { uploadKey } from "../uploads/storage";
 import { isUploadType, UPLOAD_TYPES } from "../uploads/types";
 import type { Principal } from "./authenticate";
-import { unavailable } from "./unavailable";
+import { fromPostgres as db, unavailable } from "./unavailable";
 
 export type UploadsCtx = Pick<Deps, "sql" | "env" | "uploads" | "queues">;
 type Caller = Pick<Principal, "accountId">;
 
-const db = <T>(work: Promise<T>) => work.catch(unavailable("PostgreSQL"));
 const notFound = (id: string) => new AppError("NOT_FOUND", `No upload with id ${id}.`);
 
 function info(row: UploadRow): UploadInfo {

@@ -1,9 +1,8 @@
 import { Type as T } from "@sinclair/typebox";
-import { searchAdvanced } from "../../search-index/advancedSearch";
 import { PaginationSchema } from "../papers/page";
 import { type Paper, PaperSchema } from "../papers/record";
-import { unavailable } from "../services/unavailable";
-import { READ_ONLY } from "./context";
+import { searchPapersFielded } from "../services/papers";
+import { papersCtx, READ_ONLY } from "./context";
 import { defineTool } from "./types";
 
 const SearchOutput = T.Object({
@@ -36,21 +35,16 @@ export const searchPapersTool = defineTool({
   annotations: READ_ONLY,
   run: async (ctx, input) => {
     const words = input.query.trim().split(/\s+/);
-    for (let count = words.length; count >= 1; count--) {
+    let count = words.length;
+    for (;;) {
       const text = words.slice(0, count).join(" ");
-      const page = await searchAdvanced(ctx.deps.meili, ctx.deps.env.MEILI_INDEX_PREFIX, {
-        filters: { all: text },
-        page: 0,
-        limit: input.limit ?? 5,
-        sortBy: "relevance",
-        sortOrder: "descending",
-      }).catch(unavailable("Meilisearch"));
+      const { page } = await searchPapersFielded(papersCtx(ctx), { filters: { all: text }, limit: input.limit ?? 5 });
       const data = JSON.parse(page.data) as Paper[];
       if (data.length > 0 || count === 1) {
         return { query: { text, widened: count < words.length }, data, pagination: page.pagination };
       }
+      count -= 1;
     }
-    throw new Error("unreachable: the loop always returns");
   },
   render: (r) => r.data.map((p) => `${p.title} (${p.links.abs})`).join("\n") || "No papers matched.",
 });

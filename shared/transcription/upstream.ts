@@ -1,5 +1,5 @@
 import { UnrecoverableError } from "bullmq";
-import { UpstreamError } from "../references/http";
+import { fetchUpstream, UpstreamError, upstreamJson } from "../references/http";
 
 export interface SttUpstream {
   /** Shown in errors and logs: "ElevenLabs", "Addis AI". */
@@ -16,20 +16,11 @@ export interface SttUpstream {
  * Response bodies are never copied into errors: they may echo the transcript.
  */
 export async function postForm<T>(upstream: SttUpstream, form: FormData): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(upstream.url, {
-      method: "POST",
-      headers: { accept: "application/json", "user-agent": "papers-health-service/0.1", ...upstream.headers },
-      body: form,
-      signal: AbortSignal.timeout(upstream.timeoutMs),
-    });
-  } catch (cause) {
-    const timedOut = cause instanceof Error && cause.name === "TimeoutError";
-    throw new UpstreamError(upstream.name, timedOut ? `no answer within ${upstream.timeoutMs} ms` : "unreachable", {
-      cause,
-    });
-  }
+  const response = await fetchUpstream(upstream, upstream.url, {
+    method: "POST",
+    headers: { accept: "application/json", ...upstream.headers },
+    body: form,
+  });
   if (!response.ok) {
     await response.body?.cancel();
     const status = response.status;
@@ -39,9 +30,5 @@ export async function postForm<T>(upstream: SttUpstream, form: FormData): Promis
     const what = status === 401 || status === 403 ? "refused our API key" : "refused the request";
     throw new UnrecoverableError(`${upstream.name}: ${what} (HTTP ${status})`);
   }
-  try {
-    return (await response.json()) as T;
-  } catch (cause) {
-    throw new UpstreamError(upstream.name, "answered with invalid JSON", { cause });
-  }
+  return upstreamJson<T>(upstream, response);
 }

@@ -39,19 +39,6 @@ export async function sendWithTransport(
   return { chunks, message, headers };
 }
 
-/** Reads an SSE body into its events (id and data), stopping at `data: [DONE]`. */
-export async function readSse(response: Response): Promise<{ id?: string; data: string }[]> {
-  const text = await response.text();
-  return text
-    .split("\n\n")
-    .filter((block) => block.trim() && !block.startsWith(":"))
-    .map((block) => {
-      const id = /^id: (.*)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1] ?? "";
-      return { ...(id ? { id } : {}), data };
-    });
-}
-
 /** Reads SSE events one at a time, so a test can stop (disconnect) in the middle of a stream. */
 export function sseEvents(response: Response) {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();

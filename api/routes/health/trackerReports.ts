@@ -4,8 +4,7 @@ import { TrackerSummarySchema } from "../../../shared/health/summary";
 import { exportTracker, summarizeTracker } from "../../../shared/services/trackerReports";
 import { API_KEY_SECURITY } from "../security";
 import { healthCtx } from "./profile";
-
-const TrackerParams = t.Object({ trackerId: t.String() });
+import { TrackerParams } from "./trackers";
 
 export function trackerReportRoutes(deps: Pick<Deps, "sql">) {
   return new Elysia({ name: "routes/health/tracker-reports" })

@@ -20,7 +20,7 @@ import {
 import { API_KEY_SECURITY } from "../security";
 import { healthCtx } from "./profile";
 
-const TrackerParams = t.Object({ trackerId: t.String({ description: "A log id (`id` of a log)." }) });
+export const TrackerParams = t.Object({ trackerId: t.String({ description: "A log id (`id` of a log)." }) });
 
 function detail(summary: string, description?: string) {
   return { tags: ["Health"], summary, ...(description ? { description } : {}), security: API_KEY_SECURITY };
