@@ -1,0 +1,490 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createApp } from "../../api/app";
+import type { ChatReply } from "../../shared/chat/schemas";
+import type { Deps } from "../../shared/deps";
+import { startWorkers, type Workers } from "../../workers/runner";
+import { addEntry, createTracker, healthAccount } from "../helpers/health";
+import { call, errorOf, json, mcpCall, type TestAccount, type TestApp } from "../helpers/http";
+import { testDeps } from "../helpers/infra";
+import { type Presigned, presign, put, uploadFile } from "../helpers/uploads";
+
+/**
+ * Account B, entitled to every feature, uses account A's ids on every route and MCP tool that takes
+ * one: each answer is 404 (REST) or a not-found `isError` result (MCP), and A's rows in PostgreSQL
+ * are byte-identical afterwards. The routes and tools come from the OpenAPI document, Elysia's route
+ * table and `tools/list`; a route or tool that takes an id and has no probe here fails the coverage
+ * test, so a new one cannot skip isolation.
+ */
+let deps: Deps;
+let app: TestApp;
+let workers: Workers;
+let a: TestAccount;
+let b: TestAccount;
+let ids: OwnedIds;
+
+/** Names that hold an id of something an account owns (or a cursor built from one). */
+const ID_LIKE = /^(id|ids|cursor)$|Ids?$|_ids?$/;
+
+/** Distinctive profile text of A, looked for in every answer B gets. */
+const MARKER = `isolation-marker-${crypto.randomUUID().slice(0, 8)}`;
+
+interface OwnedIds {
+  trackerId: string;
+  otherTrackerId: string;
+  trackerCursor: string;
+  chatId: string;
+  otherChatId: string;
+  chatCursor: string;
+  shareToken: string;
+  fileId: string;
+  pendingFileId: string;
+}
+
+beforeAll(async () => {
+  deps = await testDeps();
+  workers = await startWorkers(deps, { queues: ["chat", "uploads"] });
+  app = createApp(deps);
+  a = await healthAccount(deps, app);
+  b = await healthAccount(deps, app);
+  ids = await createOneOfEverything(a);
+}, 120_000);
+
+afterAll(async () => {
+  await workers?.close();
+});
+
+async function createOneOfEverything(owner: TestAccount): Promise<OwnedIds> {
+  const key = owner.apiKey;
+  const profile = await call(app, "/api/v1/health/profile", {
+    method: "POST",
+    key,
+    body: { consentGiven: true, conditions: [`${MARKER} asthma`], medications: [`${MARKER} salbutamol`] },
+  });
+  expect(profile.status).toBe(200);
+  const tracker = await createTracker(app, key, "A's flu log");
+  const other = await createTracker(app, key, "A's second log");
+  expect((await addEntry(app, key, tracker.id, { severity: 6, note: `${MARKER} note` })).status).toBe(201);
+  const trackers = await json<{ next_cursor: string }>(await call(app, "/api/v1/health/trackers?limit=1", { key }));
+  const chat = await json<ChatReply>(
+    await call(app, "/api/v1/health/chat", { method: "POST", key, body: { message: "what is in my profile?" } }),
+  );
+  const otherChat = await json<ChatReply>(
+    await call(app, "/api/v1/health/chat", { method: "POST", key, body: { message: "show my health logs" } }),
+  );
+  const chats = await json<{ next_cursor: string }>(await call(app, "/api/v1/chats?surface=health&limit=1", { key }));
+  const share = await json<{ token: string }>(
+    await call(app, `/api/v1/chats/${chat.chat_id}/share`, { method: "POST", key }),
+  );
+  const file = await uploadFile(app, key, {
+    bytes: new TextEncoder().encode(`${MARKER} lab notes`),
+    contentType: "text/plain",
+    filename: "notes.txt",
+  });
+  expect(file.status).toBe("ready");
+  const pending = await json<Presigned>(
+    await presign(app, key, { filename: "later.txt", contentType: "text/plain", size: 5 }),
+  );
+  return {
+    trackerId: tracker.id,
+    otherTrackerId: other.id,
+    trackerCursor: trackers.next_cursor,
+    chatId: chat.chat_id,
+    otherChatId: otherChat.chat_id,
+    chatCursor: chats.next_cursor,
+    shareToken: share.token,
+    fileId: file.fileId,
+    pendingFileId: pending.fileId,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The probe tables: how B uses A's ids on each operation, and what B must get.
+
+type Expect = "notFound" | "scoped" | { status: number };
+
+interface RestProbe {
+  /** `METHOD /path` as in the OpenAPI document. */
+  op: string;
+  /** The path parameters and id-like query or body properties this probe fills with A's ids. */
+  covers: string[];
+  request: (ids: OwnedIds) => { path: string; body?: unknown; headers?: Record<string, string> };
+  expect: Expect;
+}
+
+const REST_PROBES: RestProbe[] = [
+  ...["GET", "PATCH", "DELETE"].map((method) => ({
+    op: `${method} /api/v1/health/trackers/{trackerId}`,
+    covers: ["trackerId"],
+    request: (i: OwnedIds) => ({
+      path: `/api/v1/health/trackers/${i.trackerId}`,
+      ...(method === "PATCH" ? { body: { title: "B was here" } } : {}),
+    }),
+    expect: "notFound" as const,
+  })),
+  {
+    op: "POST /api/v1/health/trackers/{trackerId}/entries",
+    covers: ["trackerId"],
+    request: (i) => ({ path: `/api/v1/health/trackers/${i.trackerId}/entries`, body: { severity: 1 } }),
+    expect: "notFound",
+  },
+  {
+    op: "GET /api/v1/health/trackers/{trackerId}/export",
+    covers: ["trackerId"],
+    request: (i) => ({ path: `/api/v1/health/trackers/${i.trackerId}/export?format=csv` }),
+    expect: "notFound",
+  },
+  {
+    op: "GET /api/v1/health/trackers/{trackerId}/summary",
+    covers: ["trackerId"],
+    request: (i) => ({ path: `/api/v1/health/trackers/${i.trackerId}/summary` }),
+    expect: "notFound",
+  },
+  {
+    op: "GET /api/v1/health/trackers",
+    covers: ["cursor"],
+    request: (i) => ({ path: `/api/v1/health/trackers?cursor=${i.trackerCursor}` }),
+    expect: "scoped",
+  },
+  {
+    op: "GET /api/v1/health/chat/{chatid}",
+    covers: ["chatid"],
+    request: (i) => ({ path: `/api/v1/health/chat/${i.chatId}` }),
+    expect: "notFound",
+  },
+  {
+    op: "GET /api/v1/health/chat/{chatid}/stream",
+    covers: ["chatid"],
+    request: (i) => ({ path: `/api/v1/health/chat/${i.chatId}/stream` }),
+    expect: "notFound",
+  },
+  {
+    op: "POST /api/v1/health/chat",
+    covers: ["chat_id"],
+    request: (i) => ({ path: "/api/v1/health/chat", body: { message: "continue", chat_id: i.chatId } }),
+    expect: "notFound",
+  },
+  {
+    op: "POST /api/v1/health/chat",
+    covers: ["attachment_ids"],
+    request: (i) => ({ path: "/api/v1/health/chat", body: { message: "read this", attachment_ids: [i.fileId] } }),
+    expect: "notFound",
+  },
+  {
+    op: "GET /api/v1/chats",
+    covers: ["cursor"],
+    request: (i) => ({ path: `/api/v1/chats?surface=health&cursor=${i.chatCursor}` }),
+    expect: "scoped",
+  },
+  {
+    op: "PATCH /api/v1/chats/{chatid}",
+    covers: ["chatid"],
+    request: (i) => ({ path: `/api/v1/chats/${i.chatId}`, body: { title: "B was here", pinned: true } }),
+    expect: "notFound",
+  },
+  ...["DELETE /api/v1/chats/{chatid}", "POST /api/v1/chats/{chatid}/share", "DELETE /api/v1/chats/{chatid}/share"].map(
+    (op) => ({
+      op,
+      covers: ["chatid"],
+      request: (i: OwnedIds) => ({ path: op.split(" ")[1]?.replace("{chatid}", i.chatId) as string }),
+      expect: "notFound" as const,
+    }),
+  ),
+  {
+    op: "GET /api/v1/uploads/{fileId}",
+    covers: ["fileId"],
+    request: (i) => ({ path: `/api/v1/uploads/${i.fileId}` }),
+    expect: "notFound",
+  },
+  {
+    op: "POST /api/v1/uploads/complete",
+    covers: ["fileId"],
+    request: (i) => ({ path: "/api/v1/uploads/complete", body: { fileId: i.pendingFileId } }),
+    expect: "notFound",
+  },
+  // The signed PUT takes no key: its signature is the authorization. B's own valid signature on A's
+  // pending upload is a signature for another file: 403, and A's upload stays pending (snapshot).
+  {
+    op: "PUT /api/v1/uploads/{fileId}/content",
+    covers: ["fileId"],
+    request: () => ({ path: "(built in the test from B's own presigned URL)" }),
+    expect: { status: 403 },
+  },
+];
+
+/** Operations whose path parameter or id is not something an account owns; each says why. */
+const REST_NOT_OWNED: Record<string, string> = {
+  "GET /api/v1/papers/*": "arXiv ids: a public catalog, the same for every account",
+  "GET /api/v1/health/condition/{mondoId}": "MONDO ids: public reference terms, not account data",
+  "GET /api/v1/shared/{token}":
+    "the share token is a capability readable without a key by design; revocation and the absence of profile data are tested below",
+};
+
+interface McpProbe {
+  tool: string;
+  args: (ids: OwnedIds) => Record<string, unknown>;
+  expect: "notFound" | "scoped";
+}
+
+const MCP_PROBES: McpProbe[] = [
+  ...["get_health_log", "delete_health_log", "summarize_health_log"].map((tool) => ({
+    tool,
+    args: (i: OwnedIds) => ({ trackerId: i.trackerId }),
+    expect: "notFound" as const,
+  })),
+  { tool: "update_health_log", args: (i) => ({ trackerId: i.trackerId, changes: { title: "B" } }), expect: "notFound" },
+  {
+    tool: "add_health_log_entry",
+    args: (i) => ({ trackerId: i.trackerId, entry: { severity: 1 } }),
+    expect: "notFound",
+  },
+  { tool: "export_health_log", args: (i) => ({ trackerId: i.trackerId, format: "csv" }), expect: "notFound" },
+  { tool: "list_health_logs", args: (i) => ({ cursor: i.trackerCursor }), expect: "scoped" },
+  { tool: "health_chat", args: (i) => ({ message: "continue", chat_id: i.chatId }), expect: "notFound" },
+  { tool: "health_chat", args: (i) => ({ message: "read this", attachment_ids: [i.fileId] }), expect: "notFound" },
+  { tool: "list_chats", args: (i) => ({ cursor: i.chatCursor }), expect: "scoped" },
+  ...["get_chat", "delete_chat", "share_chat"].map((tool) => ({
+    tool,
+    args: (i: OwnedIds) => ({ chat_id: i.chatId }),
+    expect: "notFound" as const,
+  })),
+  { tool: "update_chat", args: (i) => ({ chat_id: i.chatId, title: "B", pinned: true }), expect: "notFound" },
+  { tool: "get_upload", args: (i) => ({ fileId: i.fileId }), expect: "notFound" },
+];
+
+/** Parameterised routes served outside the OpenAPI document (not API operations); each says why. */
+const SERVED_NOT_DOCUMENTED: Record<string, string> = {
+  "GET /assets/{name}": "the website's static script and style files, the same for everyone",
+};
+
+const MCP_NOT_OWNED: Record<string, string> = {
+  get_paper: "arXiv ids: a public catalog",
+  get_papers: "arXiv ids: a public catalog",
+  get_condition: "MONDO ids: public reference terms",
+};
+
+// ---------------------------------------------------------------------------------------------
+// Where ids appear: path parameters, and id-like query and body properties.
+
+interface OpenApiOperation {
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+}
+type OpenApiDoc = { paths: Record<string, Record<string, OpenApiOperation>> };
+
+async function openApi(): Promise<OpenApiDoc> {
+  return json<OpenApiDoc>(await call(app, "/openapi.json"));
+}
+
+/** Every operation of the document with the names of the id-carrying inputs it takes. */
+function idInputs(doc: OpenApiDoc): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const [path, operations] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const names = new Set<string>();
+      for (const match of path.matchAll(/\{(\w+)\}/g)) names.add(match[1] as string);
+      if (path.includes("*")) names.add("*");
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in === "query" && ID_LIKE.test(parameter.name)) names.add(parameter.name);
+      }
+      for (const media of Object.values(operation.requestBody?.content ?? {})) {
+        for (const name of Object.keys(media.schema?.properties ?? {})) if (ID_LIKE.test(name)) names.add(name);
+      }
+      if (names.size > 0) found.set(`${method.toUpperCase()} ${path}`, [...names]);
+    }
+  }
+  return found;
+}
+
+interface ToolListing {
+  name: string;
+  inputSchema: { properties?: Record<string, unknown> };
+}
+
+async function mcp(key: string, method: string, params: Record<string, unknown>) {
+  const response = await mcpCall(app, { jsonrpc: "2.0", id: 1, method, params }, { authorization: `Bearer ${key}` });
+  expect(response.status).toBe(200);
+  // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC results are read field by field
+  return ((await response.json()) as { result: any }).result;
+}
+
+async function toolList(key: string): Promise<ToolListing[]> {
+  return (await mcp(key, "tools/list", {})).tools as ToolListing[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// A's data as stored: every row of every table that belongs to A, directly or through a parent.
+
+/** Tables that hold no account's data; each says why. */
+const GLOBAL_TABLES: Record<string, string> = {
+  schema_migrations: "migration bookkeeping",
+  papers: "the public paper catalog",
+  reference_cache: "cached public RxNav/openFDA answers, keyed by query",
+  conditions: "the public MONDO terms",
+};
+
+async function snapshotOf(accountId: string): Promise<string> {
+  const sql = deps.sql;
+  const tables = (
+    await sql`
+    select table_name as name from information_schema.tables
+    where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`
+  ).map((r) => r.name as string);
+  const columns = await sql`
+    select table_name as table, column_name as column from information_schema.columns where table_schema = 'public'`;
+  const hasColumn = (table: string, column: string) => columns.some((c) => c.table === table && c.column === column);
+  const parents = await sql`
+    select tc.table_name as child, kcu.column_name as column, ccu.table_name as parent
+    from information_schema.table_constraints tc
+    join information_schema.key_column_usage kcu on kcu.constraint_name = tc.constraint_name
+    join information_schema.constraint_column_usage ccu on ccu.constraint_name = tc.constraint_name
+    where tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = 'public'`;
+  const parts: string[] = [];
+  for (const table of tables) {
+    let rows: unknown[];
+    if (table === "accounts") {
+      rows = await sql`select to_jsonb(t) as row from accounts t where id = ${accountId}`;
+    } else if (hasColumn(table, "account_id")) {
+      rows = await sql`select to_jsonb(t) as row from ${sql(table)} t where account_id = ${accountId} order by 1::text`;
+    } else {
+      const link = parents.find((p) => p.child === table && hasColumn(p.parent as string, "account_id"));
+      if (!link) {
+        // A table that is neither global nor linked to an account would escape the snapshot.
+        expect(GLOBAL_TABLES[table], `table ${table}: add it to the snapshot or to GLOBAL_TABLES`).toBeString();
+        continue;
+      }
+      rows = await sql`
+        select to_jsonb(t) as row from ${sql(table)} t
+        where ${sql(link.column as string)} in (select id from ${sql(link.parent as string)} where account_id = ${accountId})
+        order by 1::text`;
+    }
+    parts.push(`${table}: ${rows.map((r) => JSON.stringify((r as { row: unknown }).row)).join("\n")}`);
+  }
+  return parts.join("\n\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe("coverage: every id-taking route and tool has a probe", () => {
+  test("every OpenAPI operation with a path parameter or an id-like input is probed or listed as not owned", async () => {
+    const inputs = idInputs(await openApi());
+    const missing: string[] = [];
+    for (const [op, names] of inputs) {
+      if (REST_NOT_OWNED[op]) continue;
+      const covered = new Set(REST_PROBES.filter((probe) => probe.op === op).flatMap((probe) => probe.covers));
+      for (const name of names) if (!covered.has(name)) missing.push(`${op} (${name})`);
+    }
+    expect(missing).toEqual([]);
+    // No stale entries: each probe and exemption names an operation the document still has.
+    for (const op of [...REST_PROBES.map((probe) => probe.op), ...Object.keys(REST_NOT_OWNED)]) {
+      expect(inputs.has(op), `${op} is not an id-taking operation of /openapi.json`).toBe(true);
+    }
+  });
+
+  test("every parameterised route Elysia serves is in the OpenAPI document (none hidden from the check above)", async () => {
+    const inputs = idInputs(await openApi());
+    const served = app.routes
+      .filter((route) => route.method !== "OPTIONS" && /[:*]/.test(route.path))
+      .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, "{$1}")}`);
+    expect(served.length).toBeGreaterThan(10);
+    expect(served.filter((op) => !inputs.has(op) && !SERVED_NOT_DOCUMENTED[op])).toEqual([]);
+    for (const op of Object.keys(SERVED_NOT_DOCUMENTED)) expect(served).toContain(op);
+  });
+
+  test("every MCP tool with an id-like input is probed on each such input, or listed as not owned", async () => {
+    const tools = await toolList(b.apiKey);
+    const missing: string[] = [];
+    for (const tool of tools) {
+      const names = Object.keys(tool.inputSchema.properties ?? {}).filter((name) => ID_LIKE.test(name));
+      if (names.length === 0 || MCP_NOT_OWNED[tool.name]) continue;
+      const probed = MCP_PROBES.filter((probe) => probe.tool === tool.name).map((probe) =>
+        Object.keys(probe.args(ids)),
+      );
+      for (const name of names) if (!probed.flat().includes(name)) missing.push(`${tool.name}.${name}`);
+    }
+    expect(missing).toEqual([]);
+    const names = new Set(tools.map((tool) => tool.name));
+    for (const tool of [...MCP_PROBES.map((probe) => probe.tool), ...Object.keys(MCP_NOT_OWNED)]) {
+      expect(names.has(tool), `${tool} is not in tools/list`).toBe(true);
+    }
+  });
+});
+
+/**
+ * Nothing of A appears in what B is answered: not A's profile text, and no id of A's that B did
+ * not send itself (a not-found message may repeat the id it was given).
+ */
+function expectNothingOfA(text: string, sent: string) {
+  expect(text).not.toContain(MARKER);
+  for (const id of [ids.trackerId, ids.otherTrackerId, ids.chatId, ids.otherChatId, ids.fileId, ids.pendingFileId]) {
+    if (!sent.includes(id)) expect(text).not.toContain(id);
+  }
+}
+
+describe("account B with account A's ids", () => {
+  test("every REST probe: 404 NOT_FOUND (or its documented status), nothing of A in the answer, A unchanged", async () => {
+    const before = await snapshotOf(a.accountId);
+    expect(before).toContain(MARKER);
+    const outcomes: string[] = [];
+    for (const probe of REST_PROBES) {
+      const [method, template] = probe.op.split(" ") as [string, string];
+      let response: Response;
+      let sent = JSON.stringify(probe.request(ids));
+      if (template === "/api/v1/uploads/{fileId}/content") {
+        // B's own ticket, re-aimed at A's pending upload.
+        const ticket = await json<Presigned>(
+          await presign(app, b.apiKey, { filename: "b.txt", contentType: "text/plain", size: 5 }),
+        );
+        sent = ticket.uploadUrl.replace(ticket.fileId, ids.pendingFileId);
+        response = await put(app, sent, new Uint8Array(5), "text/plain");
+      } else {
+        const { path, body } = probe.request(ids);
+        response = await call(app, path, { method, key: b.apiKey, ...(body === undefined ? {} : { body }) });
+      }
+      const text = await response.clone().text();
+      outcomes.push(`${probe.op} [${probe.covers}] → ${response.status}`);
+      if (probe.expect === "notFound") {
+        expect(response.status, `${probe.op} ${text}`).toBe(404);
+        expect((await errorOf(response)).code).toBe("NOT_FOUND");
+      } else if (probe.expect === "scoped") {
+        expect(response.status, `${probe.op} ${text}`).toBe(200);
+      } else {
+        expect(response.status, `${probe.op} ${text}`).toBe(probe.expect.status);
+        await errorOf(response);
+      }
+      expectNothingOfA(text, sent);
+    }
+    expect(outcomes).toHaveLength(REST_PROBES.length);
+    expect(await snapshotOf(a.accountId)).toBe(before);
+  });
+
+  test("every MCP probe: a not-found isError result (or a listing of B's own), A unchanged", async () => {
+    const before = await snapshotOf(a.accountId);
+    for (const probe of MCP_PROBES) {
+      const result = await mcp(b.apiKey, "tools/call", { name: probe.tool, arguments: probe.args(ids) });
+      const text = JSON.stringify(result);
+      if (probe.expect === "notFound") {
+        expect(result.isError, `${probe.tool} ${text}`).toBe(true);
+        expect(text).toMatch(/No (health log|chat|health chat|upload|uploaded file) with id/);
+      } else {
+        expect(result.isError, `${probe.tool} ${text}`).toBeFalsy();
+      }
+      expectNothingOfA(text, JSON.stringify(probe.args(ids)));
+    }
+    expect(await snapshotOf(a.accountId)).toBe(before);
+  });
+
+  test("A still reads everything it owns (the probes did not hit A's ids by accident)", async () => {
+    const key = a.apiKey;
+    for (const path of [
+      `/api/v1/health/trackers/${ids.trackerId}`,
+      `/api/v1/health/chat/${ids.chatId}`,
+      `/api/v1/uploads/${ids.fileId}`,
+      `/api/v1/uploads/${ids.pendingFileId}`,
+    ]) {
+      expect((await call(app, path, { key })).status).toBe(200);
+    }
+    const pending = await json<{ status: string }>(await call(app, `/api/v1/uploads/${ids.pendingFileId}`, { key }));
+    expect(pending.status).toBe("pending");
+    expect((await call(app, `/api/v1/shared/${ids.shareToken}`)).status).toBe(200);
+  });
+});
