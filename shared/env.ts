@@ -60,6 +60,12 @@ export const EnvSchema = T.Object({
   S3_SECRET_ACCESS_KEY: T.Optional(T.String()),
   /** Overrides every queue's concurrency (per worker process); unset → the per-queue defaults in jobs.ts. */
   WORKER_CONCURRENCY: T.Optional(T.Integer({ minimum: 1, maximum: 512 })),
+  /**
+   * The queues this worker process runs, comma-separated (e.g. `chat` or `papers,conditions`), so
+   * each queue can be scaled with its own processes; unset → every queue. Names are checked against
+   * the catalog when the workers start (shared/jobs.ts `selectQueues`).
+   */
+  WORKER_QUEUES: T.Optional(T.String({ pattern: "^[a-z, ]+$" })),
   /*
    * Chat model providers. A provider is switched on by its *_MODELS list alone (format in
    * shared/chat/providers/modelList.ts), so a key exported in a shell for other tools never turns a

@@ -32,6 +32,20 @@ export const QUEUES = [
 export type QueueName = (typeof QUEUES)[number];
 
 /**
+ * The queues a worker process runs, from `WORKER_QUEUES` (comma-separated; unset or blank → all).
+ * An unknown name fails the start instead of leaving a queue without workers unnoticed.
+ */
+export function selectQueues(list: string | undefined): readonly QueueName[] {
+  const names = [...new Set((list ?? "").split(",").map((name) => name.trim()))].filter(Boolean);
+  if (names.length === 0) return QUEUES;
+  const unknown = names.filter((name) => !(QUEUES as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new Error(`WORKER_QUEUES: unknown queue ${unknown.join(", ")} (queues: ${QUEUES.join(", ")})`);
+  }
+  return names as QueueName[];
+}
+
+/**
  * Jobs each worker process runs at once per queue. Meilisearch merges document tasks that are
  * queued together into one indexing batch, whose fixed cost dominates small batches; eight paper
  * jobs in flight give it enough to merge.

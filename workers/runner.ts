@@ -9,20 +9,23 @@ import {
   QUEUE_CONCURRENCY,
   QUEUE_LIMITERS,
   QUEUE_WORKER_OPTIONS,
-  QUEUES,
   type QueueName,
+  selectQueues,
 } from "../shared/jobs";
+import { createJobMetricsRecorder } from "../shared/jobMetrics";
 import { scheduleRepeatableJobs } from "../shared/queue";
 import { createRedis, type Redis } from "../shared/redis";
 import "../shared/formats";
 import { ON_FINAL_FAILURE, PROCESSORS } from "./processors";
 
 export interface Workers {
+  /** The queues this process works on. */
+  queues: readonly QueueName[];
   close(): Promise<void>;
 }
 
 /**
- * Starts one BullMQ worker per queue. Each job is re-validated against the catalog; a client
+ * Starts one BullMQ worker per queue (`options.queues`, else `WORKER_QUEUES`, else all). Each job is re-validated against the catalog; a client
  * error (bad payload, AppError below 500) is an UnrecoverableError so BullMQ does not retry it.
  */
 export async function startWorkers(
@@ -32,6 +35,8 @@ export async function startWorkers(
   // Blocking commands need their own connection with maxRetriesPerRequest: null.
   const connection: Redis = createRedis(redisUrl(deps.env), "worker");
   const log = deps.log.child({ component: "workers" });
+  // Job durations for /metrics, added up in Redis so any API process can expose them (jobMetrics.ts).
+  const jobMetrics = createJobMetricsRecorder(deps.redis, deps.env.REDIS_PREFIX);
   const process = async (job: Job) => {
     if (!isJobName(job.name)) throw new UnrecoverableError(`No processor for job ${job.name}`);
     const spec = JOBS[job.name];
@@ -43,10 +48,10 @@ export async function startWorkers(
       throw error;
     }
   };
-  const queues = options.queues ?? QUEUES;
+  const queues = options.queues ?? selectQueues(deps.env.WORKER_QUEUES);
   const workers = queues.map((queue) => {
     const limiter = QUEUE_LIMITERS[queue];
-    return new Worker(queue, process, {
+    return new Worker(queue, jobMetrics.time(process), {
       connection,
       prefix: deps.env.REDIS_PREFIX,
       concurrency: options.concurrency ?? deps.env.WORKER_CONCURRENCY ?? QUEUE_CONCURRENCY[queue],
@@ -74,9 +79,11 @@ export async function startWorkers(
   await scheduleRepeatableJobs(deps.queues);
   log.info("workers started", { queues });
   return {
+    queues,
     async close() {
       // Lets active jobs finish; unfinished ones are picked up again after a restart.
       await Promise.all(workers.map((worker) => worker.close()));
+      await jobMetrics.close();
       connection.disconnect();
     },
   };
