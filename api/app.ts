@@ -10,6 +10,7 @@ import { bodyLimit } from "./plugins/bodyLimit";
 import { corsPolicy } from "./plugins/cors";
 import { errorHandler } from "./plugins/errors";
 import { requestContext } from "./plugins/requestContext";
+import { sessionGuard } from "./plugins/session";
 import { accountRoutes } from "./routes/account";
 import { chatsRoutes } from "./routes/chats";
 import { discoveryRoutes } from "./routes/discovery";
@@ -24,6 +25,8 @@ import { paperRoutes } from "./routes/papers";
 import { systemRoutes } from "./routes/system";
 import { transcribeRoutes } from "./routes/transcribe";
 import { uploadRoutes } from "./routes/uploads";
+import { websiteAuthRoutes } from "./routes/website/auth";
+import { websiteDashboardRoutes } from "./routes/website/dashboard";
 
 const DOCS = openapi({
   path: "/docs",
@@ -39,6 +42,12 @@ const DOCS = openapi({
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "An API key: `Authorization: Bearer phk_…`" },
         apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: "sid",
+          description: "The website session cookie (website paths only); changes also need `x-csrf-token`.",
+        },
       },
     },
   },
@@ -61,6 +70,7 @@ export function createApp(deps: Deps) {
     .use(bodyLimit(deps.env))
     .use(corsPolicy())
     .use(accessGuard(authenticator, deps.plans))
+    .use(sessionGuard(deps))
     .use(DOCS)
     .use(systemRoutes(deps))
     .use(accountRoutes(deps.plans))
@@ -76,7 +86,9 @@ export function createApp(deps: Deps) {
     .use(transcribeRoutes(deps))
     .use(uploadRoutes(deps))
     .use(discoveryRoutes(deps))
-    .use(mcpRoutes(deps));
+    .use(mcpRoutes(deps))
+    .use(websiteAuthRoutes(deps))
+    .use(websiteDashboardRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -58,6 +58,15 @@ export const EnvSchema = T.Object({
   S3_REGION: T.Optional(T.String()),
   S3_ACCESS_KEY_ID: T.Optional(T.String()),
   S3_SECRET_ACCESS_KEY: T.Optional(T.String()),
+  /** A website session ends after this long without a request (sliding)… */
+  WEB_SESSION_IDLE_SECONDS: T.Integer({ minimum: 1, maximum: 31_536_000, default: 86_400 }),
+  /** …and after this long in any case (absolute), however active. */
+  WEB_SESSION_MAX_SECONDS: T.Integer({ minimum: 1, maximum: 31_536_000, default: 2_592_000 }),
+  /**
+   * The session cookie's Secure flag. Browsers accept Secure cookies on http://localhost and
+   * http://127.0.0.1, so only a plain-HTTP deployment on another host needs `false`.
+   */
+  WEB_COOKIE_SECURE: T.Boolean({ default: true }),
   /** Overrides every queue's concurrency (per worker process); unset → the per-queue defaults in jobs.ts. */
   WORKER_CONCURRENCY: T.Optional(T.Integer({ minimum: 1, maximum: 512 })),
   /**

@@ -19,6 +19,10 @@ export const ERROR_KINDS = {
     status: 400,
     summary: "The chat belongs to another surface (e.g. a research chat sent to health chat).",
   },
+  CSRF_FAILED: {
+    status: 403,
+    summary: "A website request without the session's x-csrf-token header, or a sign-in from another origin.",
+  },
   FORBIDDEN: { status: 403, summary: "The caller may not do this." },
   NOT_FOUND: { status: 404, summary: "The resource does not exist or belongs to another account." },
   ROUTE_NOT_FOUND: { status: 404, summary: "No endpoint has this method and path." },

@@ -15,8 +15,15 @@ interface AccessPolicy {
   exact?: boolean;
   methods?: string[];
   feature?: Feature;
-  /** Readable without a key (share links). */
+  /** Readable without a key (share links); on a session path: no session yet (sign-up, sign-in). */
   anonymous?: boolean;
+  /**
+   * `session`: a website path, authenticated by the session cookie (api/plugins/session.ts) and
+   * never by an API key; the cookie counts nowhere else. Unset: an API key.
+   */
+  auth?: "session";
+  /** A session path that does not spend the hourly limit (the website's own auth and dashboard). */
+  uncounted?: boolean;
 }
 
 export const ACCESS_POLICIES: AccessPolicy[] = [
@@ -29,6 +36,17 @@ export const ACCESS_POLICIES: AccessPolicy[] = [
   { prefix: "/api/v1/" },
   // GET and DELETE on the MCP endpoint are 405 for everyone; only POST carries JSON-RPC.
   { prefix: "/api/mcp", exact: true, methods: ["POST"] },
+  // The website: its own endpoints, then the v1 mirrors (same features, same hourly limit).
+  { prefix: "/api/auth/signup", exact: true, methods: ["POST"], auth: "session", anonymous: true },
+  { prefix: "/api/auth/signin", exact: true, methods: ["POST"], auth: "session", anonymous: true },
+  { prefix: "/api/auth/", auth: "session", uncounted: true },
+  { prefix: "/api/dashboard/", auth: "session", uncounted: true },
+  { prefix: "/api/uploads/", auth: "session", feature: "health" },
+  { prefix: "/api/health/", auth: "session", feature: "health" },
+  { prefix: "/api/transcribe", exact: true, auth: "session", feature: "health" },
+  { prefix: "/api/chats", exact: true, auth: "session" },
+  { prefix: "/api/chats/", auth: "session" },
+  { prefix: "/api/models", exact: true, auth: "session" },
 ];
 
 export function policyFor(method: string, path: string): AccessPolicy | undefined {
@@ -73,7 +91,7 @@ export function accessGuard(authenticator: Authenticator, plans: PlanTable) {
         // `Vary: *` would make every response uncacheable (ETags on discovery cards included).
         delete set.headers.vary;
         const policy = policyFor(request.method, pathOf(request.url));
-        if (!policy || policy.anonymous) return;
+        if (!policy || policy.anonymous || policy.auth === "session") return;
         const state = stateOf(request);
         const { principal, rate } = await authenticator.authorize(credentialFrom(request.headers));
         state.principal = principal;

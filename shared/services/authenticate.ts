@@ -159,7 +159,8 @@ export function setRateLimitHeaders(headers: Record<string, unknown>, rate: Rate
   headers["ratelimit-reset"] = `${Math.ceil(rate.resetMs / 1000)}`;
 }
 
-function rateLimited(rate: RateDecision): AppError {
+/** The 429 for a denied decision, with the RateLimit-* headers and Retry-After. */
+export function rateLimited(rate: RateDecision): AppError {
   const retryAfter = String(Math.max(1, Math.ceil(rate.resetMs / 1000)));
   return new AppError("RATE_LIMITED", `Hourly limit of ${rate.limit} requests reached; retry in ${retryAfter} s.`, {
     headers: { ...rateLimitHeaders(rate), "Retry-After": retryAfter },

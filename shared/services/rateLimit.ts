@@ -147,3 +147,26 @@ export function createRateLimiter(redis: Redis, options: { windowMs?: number } =
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+const PEEK_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local from = '(' .. (now - tonumber(ARGV[1]))
+local used = redis.call('ZCOUNT', KEYS[1], from, '+inf')
+local oldest = redis.call('ZRANGEBYSCORE', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+if oldest[2] then return {used, tonumber(oldest[2]) + tonumber(ARGV[1]) - now} end
+return {used, -1}
+`;
+
+/**
+ * How many requests the window holds now, without taking one (the dashboard's read). Leased
+ * slots count, as they do for the limit. `resetMs` is when the oldest leaves, or null when none.
+ */
+export async function peekUsage(
+  redis: Redis,
+  rateKey: string,
+  windowMs = WINDOW_MS,
+): Promise<{ used: number; resetMs: number | null }> {
+  const [used, resetMs] = (await redis.eval(PEEK_SCRIPT, 1, rateKey, windowMs)) as [number, number];
+  return { used, resetMs: resetMs < 0 ? null : resetMs };
+}

@@ -1,0 +1,87 @@
+import { Elysia } from "elysia";
+import type { Deps } from "../../shared/deps";
+import { publicUrl } from "../../shared/env";
+import { AppError } from "../../shared/errors";
+import { requireFeature } from "../../shared/services/access";
+import { setRateLimitHeaders } from "../../shared/services/authenticate";
+import {
+  createWebCharger,
+  csrfMatches,
+  resolveSession,
+  WEB_SESSION_KEY_ID,
+  type WebSession,
+} from "../../shared/services/webSessions";
+import { stateOf } from "../requestState";
+import { pathOf, policyFor } from "./access";
+
+export const SESSION_COOKIE = "sid";
+const SAFE_METHODS = new Set(["GET", "HEAD"]);
+const sessions = new WeakMap<Request, WebSession>();
+
+/** The session of a website request; only routes behind a session policy may ask. */
+export function sessionOf(request: Request): WebSession {
+  const session = sessions.get(request);
+  if (!session) throw new AppError("UNAUTHORIZED", "Sign in first.");
+  return session;
+}
+
+/** The value of one cookie in a Cookie header (the first, if a browser sent it twice). */
+export function cookieValue(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || undefined;
+  }
+  return undefined;
+}
+
+/** `Set-Cookie` for a session: HttpOnly, SameSite=Lax, Secure unless WEB_COOKIE_SECURE=false. */
+export function sessionCookie(env: Deps["env"], token: string, maxAgeSeconds: number): string {
+  const secure = env.WEB_COOKIE_SECURE ? "; Secure" : "";
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax${secure}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`;
+}
+
+export function clearedSessionCookie(env: Deps["env"]): string {
+  return sessionCookie(env, "", 0);
+}
+
+/**
+ * Sign-up and sign-in have no session (so no CSRF token) yet: a browser's Origin header must name
+ * this site. Non-browser clients send none and are let through; they cannot ride a user's cookies.
+ */
+function requireSameOrigin(request: Request, env: Deps["env"]): void {
+  const origin = request.headers.get("origin");
+  if (origin === null) return;
+  const allowed = new Set([new URL(request.url).origin, new URL(publicUrl(env)).origin]);
+  if (!allowed.has(origin)) throw new AppError("CSRF_FAILED", "Sign-in is only accepted from this site's own pages.");
+}
+
+/**
+ * Website authentication, before routing like the API-key guard: resolves the `sid` cookie to a
+ * principal on session paths only (an API key is not accepted there, a cookie nowhere else),
+ * enforces the CSRF header on every non-GET, and charges the v1 mirrors to the same hourly limit.
+ */
+export function sessionGuard(deps: Deps) {
+  const charge = createWebCharger(deps.redis, deps.env.REDIS_PREFIX, deps.plans);
+  return new Elysia({ name: "session" }).onRequest(async ({ request, set }) => {
+    const policy = policyFor(request.method, pathOf(request.url));
+    if (policy?.auth !== "session") return;
+    if (policy.anonymous) return requireSameOrigin(request, deps.env);
+    const token = cookieValue(request.headers.get("cookie"), SESSION_COOKIE);
+    const session = token ? await resolveSession(deps, token) : undefined;
+    if (!session) {
+      if (token) set.headers["set-cookie"] = clearedSessionCookie(deps.env);
+      throw new AppError("UNAUTHORIZED", "Sign in first: this needs a website session.");
+    }
+    if (!SAFE_METHODS.has(request.method) && !csrfMatches(session, request.headers.get("x-csrf-token"))) {
+      throw new AppError("CSRF_FAILED", "Send the session's CSRF token in the x-csrf-token header.");
+    }
+    sessions.set(request, session);
+    const state = stateOf(request);
+    state.principal = { accountId: session.accountId, keyId: WEB_SESSION_KEY_ID, plan: session.plan };
+    if (policy.uncounted) return;
+    state.rate = await charge(state.principal);
+    setRateLimitHeaders(set.headers, state.rate);
+    if (policy.feature) requireFeature(deps.plans, state.principal, policy.feature);
+  });
+}

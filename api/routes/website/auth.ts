@@ -1,0 +1,86 @@
+import { Elysia } from "elysia";
+import type { Deps } from "../../../shared/deps";
+import { signIn, signUp } from "../../../shared/services/webAuth";
+import { endSession } from "../../../shared/services/webSessions";
+import { clearedSessionCookie, cookieValue, SESSION_COOKIE, sessionCookie, sessionOf } from "../../plugins/session";
+import { SESSION_SECURITY } from "../surface";
+import { SessionSchema, SignedInSchema, SignInSchema, SignUpSchema } from "./model";
+
+const detail = (summary: string, description: string, security = SESSION_SECURITY) => ({
+  tags: ["Website"],
+  summary,
+  description,
+  security,
+});
+
+function authDeps(deps: Deps) {
+  return { sql: deps.sql, redis: deps.redis, redisPrefix: deps.env.REDIS_PREFIX, env: deps.env };
+}
+
+/** Website sign-up, sign-in, sign-out and the current session (api/plugins/session.ts checks the cookie). */
+export function websiteAuthRoutes(deps: Deps) {
+  return new Elysia({ name: "routes/website/auth" })
+    .post(
+      "/api/auth/signup",
+      async ({ body, set }) => {
+        const { account, session } = await signUp(authDeps(deps), body);
+        set.status = 201;
+        set.headers["set-cookie"] = sessionCookie(deps.env, session.token, deps.env.WEB_SESSION_MAX_SECONDS);
+        return { account, csrfToken: session.csrfToken };
+      },
+      {
+        body: SignUpSchema,
+        response: { 201: SignedInSchema },
+        detail: detail(
+          "Create a free-plan account and sign in",
+          "Sets the `sid` session cookie (HttpOnly, Secure, SameSite=Lax). 409 when the email is taken. A browser's Origin must be this site.",
+          [],
+        ),
+      },
+    )
+    .post(
+      "/api/auth/signin",
+      async ({ body, set, request, server }) => {
+        const client = server?.requestIP(request)?.address ?? "unknown";
+        const { account, session } = await signIn(authDeps(deps), { ...body, client });
+        set.headers["set-cookie"] = sessionCookie(deps.env, session.token, deps.env.WEB_SESSION_MAX_SECONDS);
+        return { account, csrfToken: session.csrfToken };
+      },
+      {
+        body: SignInSchema,
+        response: SignedInSchema,
+        detail: detail(
+          "Sign in with email and password",
+          "Sets the `sid` cookie. Wrong email or password: 401 (the same answer for both). After 5 failures for one email from one address within 15 minutes: 429 with Retry-After.",
+          [],
+        ),
+      },
+    )
+    .post(
+      "/api/auth/signout",
+      async ({ request, set }) => {
+        sessionOf(request);
+        const token = cookieValue(request.headers.get("cookie"), SESSION_COOKIE);
+        if (token) await endSession(deps, token);
+        set.status = 204;
+        set.headers["set-cookie"] = clearedSessionCookie(deps.env);
+        return null;
+      },
+      { detail: detail("Sign out", "Ends the session on the server and clears the cookie. Needs x-csrf-token.") },
+    )
+    .get(
+      "/api/auth/session",
+      ({ request }) => {
+        const session = sessionOf(request);
+        return {
+          account: { id: session.accountId, email: session.email, plan: session.plan },
+          csrfToken: session.csrfToken,
+          expiresAt: session.expiresAt.toISOString(),
+        };
+      },
+      {
+        response: SessionSchema,
+        detail: detail("The signed-in account and its CSRF token", "401 without a live session."),
+      },
+    );
+}

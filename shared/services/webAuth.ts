@@ -1,0 +1,122 @@
+import { createHash } from "node:crypto";
+import { insertAccount } from "../db/repositories/accounts";
+import * as repo from "../db/repositories/webSessions";
+import type { Sql } from "../db/sql";
+import { AppError } from "../errors";
+import type { PlanId } from "../plans";
+import type { Redis } from "../redis";
+import { fromPostgres, unavailable } from "./unavailable";
+import { createSession, type IssuedSession, type SessionDeps } from "./webSessions";
+
+/**
+ * Website sign-up and sign-in with email and password. Passwords are hashed with Bun's built-in
+ * argon2id (`Bun.password`). An unknown email costs one verification against a dummy hash, so its
+ * answer takes about as long as a wrong password's and says the same thing. Failed sign-ins are
+ * counted per email and client address in Redis; past the limit, sign-in for that pair is 429
+ * until the window ends, even with the right password.
+ */
+export interface WebAuthDeps extends SessionDeps {
+  sql: Sql;
+  redis: Redis;
+  redisPrefix: string;
+}
+
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 256;
+export const SIGNIN_MAX_FAILURES = 5;
+export const SIGNIN_WINDOW_SECONDS = 900;
+
+export interface WebAccount {
+  id: string;
+  email: string;
+  plan: PlanId;
+}
+
+const WRONG_CREDENTIALS = "The email or password is not correct.";
+
+let dummyHash: Promise<string> | undefined;
+function dummy(): Promise<string> {
+  dummyHash ??= Bun.password.hash(crypto.randomUUID(), { algorithm: "argon2id" });
+  return dummyHash;
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function hashPassword(password: string): Promise<string> {
+  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
+    throw new AppError("VALIDATION_FAILED", `The password must have ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`, {
+      details: [{ in: "body", path: "/password", message: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters` }],
+    });
+  }
+  return Bun.password.hash(password, { algorithm: "argon2id" });
+}
+
+/** Creates a free-plan account with a password (no API key: the dashboard makes those) and signs it in. */
+export async function signUp(
+  deps: WebAuthDeps,
+  input: { email: string; password: string },
+): Promise<{ account: WebAccount; session: IssuedSession }> {
+  const email = normalizeEmail(input.email);
+  const passwordHash = await hashPassword(input.password);
+  const taken = () => new AppError("CONFLICT", "An account with this email already exists; sign in instead.");
+  const account = await deps.sql
+    .begin(async (tx) => {
+      if (await repo.findWebAccountByEmail(tx, email)) throw taken();
+      const row = await insertAccount(tx, { id: Bun.randomUUIDv7(), email, plan: "free" });
+      await repo.upsertPassword(tx, row.id, passwordHash);
+      return { id: row.id, email, plan: row.plan };
+    })
+    .catch((error: { code?: string }) => {
+      // 23505: a concurrent sign-up with the same email won the unique index.
+      if (error.code === "23505") throw taken();
+      return unavailable("PostgreSQL")(error);
+    });
+  return { account: account as WebAccount, session: await createSession(deps, account.id) };
+}
+
+export async function signIn(
+  deps: WebAuthDeps,
+  input: { email: string; password: string; client: string },
+): Promise<{ account: WebAccount; session: IssuedSession }> {
+  const email = normalizeEmail(input.email);
+  const pair = createHash("sha256").update(`${email}\n${input.client}`).digest("hex");
+  const throttleKey = `${deps.redisPrefix}:signin:${pair}`;
+  await refuseWhenThrottled(deps.redis, throttleKey);
+  const row = await fromPostgres(repo.findWebAccountByEmail(deps.sql, email));
+  const ok = await Bun.password.verify(input.password, row?.passwordHash ?? (await dummy()));
+  if (!row?.passwordHash || !ok) {
+    await deps.redis
+      .multi()
+      .incr(throttleKey)
+      .expire(throttleKey, SIGNIN_WINDOW_SECONDS, "NX")
+      .exec()
+      .catch(unavailable("Redis"));
+    throw new AppError("UNAUTHORIZED", WRONG_CREDENTIALS);
+  }
+  await deps.redis.del(throttleKey).catch(unavailable("Redis"));
+  const session = await createSession(deps, row.id);
+  return { account: { id: row.id, email: row.email, plan: row.plan }, session };
+}
+
+async function refuseWhenThrottled(redis: Redis, key: string): Promise<void> {
+  const [[, failures], [, ttl]] = (await redis.multi().get(key).ttl(key).exec().catch(unavailable("Redis"))) as [
+    [unknown, string | null],
+    [unknown, number],
+  ];
+  if (Number(failures ?? 0) < SIGNIN_MAX_FAILURES) return;
+  const retryAfter = String(Math.max(1, ttl));
+  throw new AppError("RATE_LIMITED", `Too many failed sign-ins; retry in ${retryAfter} s.`, {
+    headers: { "Retry-After": retryAfter },
+  });
+}
+
+/** Sets (or replaces) an account's website password; the demo seed and tests use it. */
+export async function setPassword(deps: Pick<WebAuthDeps, "sql">, accountId: string, password: string) {
+  await fromPostgres(repo.upsertPassword(deps.sql, accountId, await hashPassword(password)));
+}
+
+export function accountHasPassword(deps: Pick<WebAuthDeps, "sql">, accountId: string): Promise<boolean> {
+  return fromPostgres(repo.hasPassword(deps.sql, accountId));
+}
