@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
 import type { ChatReply } from "../../shared/chat/schemas";
 import type { Deps } from "../../shared/deps";
+import { setPlan } from "../../shared/services/accounts";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { addEntry, createTracker, healthAccount } from "../helpers/health";
 import { call, errorOf, json, mcpCall, type TestAccount, type TestApp } from "../helpers/http";
@@ -35,6 +36,7 @@ interface OwnedIds {
   chatId: string;
   otherChatId: string;
   chatCursor: string;
+  messageId: string;
   shareToken: string;
   fileId: string;
   pendingFileId: string;
@@ -52,6 +54,36 @@ beforeAll(async () => {
 afterAll(async () => {
   await workers?.close();
 });
+
+let webSession: Promise<{ cookie: string; csrfToken: string }> | undefined;
+
+/**
+ * B's website session (the website's sign-up, then the Go plan and consent), made on first use:
+ * only when website routes are served.
+ */
+function bWeb(): Promise<{ cookie: string; csrfToken: string }> {
+  webSession ??= (async () => {
+    const email = `isolation-${crypto.randomUUID()}@example.test`;
+    const response = await call(app, "/api/auth/signup", {
+      method: "POST",
+      body: { email, password: "correct horse battery" },
+    });
+    expect(response.status).toBe(201);
+    const cookie = /^(sid=[^;]*)/.exec(response.headers.get("set-cookie") ?? "")?.[1] as string;
+    const { account, csrfToken } = await json<{ account: { id: string }; csrfToken: string }>(response);
+    await setPlan({ sql: deps.sql, redis: deps.redis, redisPrefix: deps.env.REDIS_PREFIX }, account.id, "go");
+    const user = { cookie, csrfToken };
+    const consent = await call(app, "/api/health/profile", {
+      method: "POST",
+      headers: { cookie, "x-csrf-token": csrfToken },
+      body: { consentGiven: true, conditions: [], medications: [] },
+    });
+    // Without a profile mirror there is no consent to give, and no health mirror to probe.
+    expect([200, 404]).toContain(consent.status);
+    return user;
+  })();
+  return webSession;
+}
 
 async function createOneOfEverything(owner: TestAccount): Promise<OwnedIds> {
   const key = owner.apiKey;
@@ -91,6 +123,7 @@ async function createOneOfEverything(owner: TestAccount): Promise<OwnedIds> {
     chatId: chat.chat_id,
     otherChatId: otherChat.chat_id,
     chatCursor: chats.next_cursor,
+    messageId: chat.message.id,
     shareToken: share.token,
     fileId: file.fileId,
     pendingFileId: pending.fileId,
@@ -105,6 +138,8 @@ type Expect = "notFound" | "scoped" | { status: number };
 interface RestProbe {
   /** `METHOD /path` as in the OpenAPI document. */
   op: string;
+  /** B's credential: its API key, or (website paths) its session cookie and CSRF token. */
+  auth?: "session";
   /** The path parameters and id-like query or body properties this probe fills with A's ids. */
   covers: string[];
   request: (ids: OwnedIds) => { path: string; body?: unknown; headers?: Record<string, string> };
@@ -169,6 +204,17 @@ const REST_PROBES: RestProbe[] = [
     request: (i) => ({ path: "/api/v1/health/chat", body: { message: "read this", attachment_ids: [i.fileId] } }),
     expect: "notFound",
   },
+  // A quoted message's id is the client's own reference: stored with the quote, never looked up,
+  // so B's turn runs on B's own new chat and reads nothing of A's.
+  {
+    op: "POST /api/v1/health/chat",
+    covers: ["reply_contexts[].source_message_id"],
+    request: (i) => ({
+      path: "/api/v1/health/chat",
+      body: { message: "about that", reply_contexts: [{ text: "quoted by B", source_message_id: i.messageId }] },
+    }),
+    expect: "scoped",
+  },
   {
     op: "GET /api/v1/chats",
     covers: ["cursor"],
@@ -211,8 +257,38 @@ const REST_PROBES: RestProbe[] = [
   },
 ];
 
+/** Website-only operations (session cookie); the website's mirrors of v1 paths reuse the v1 probes. */
+const WEBSITE_PROBES: RestProbe[] = [
+  {
+    op: "DELETE /api/dashboard/keys/{id}",
+    auth: "session",
+    covers: ["id"],
+    request: () => ({ path: `/api/dashboard/keys/${a.keyId}` }),
+    expect: "notFound",
+  },
+];
+
+/**
+ * The probes for what is served: the v1 probes, each again on the website's mirror of its path
+ * (`/api/v1/x` → `/api/x`, session-authenticated) where the mirror exists, and the website's own.
+ */
+function probesFor(required: Map<string, string[]>): RestProbe[] {
+  const mirrors = REST_PROBES.flatMap((probe) => {
+    const op = probe.op.replace(" /api/v1/", " /api/");
+    if (!required.has(op)) return [];
+    const mirrored = (i: OwnedIds) => {
+      const request = probe.request(i);
+      return { ...request, path: request.path.replace(/^\/api\/v1\//, "/api/") };
+    };
+    return [{ ...probe, op, auth: "session" as const, request: mirrored }];
+  });
+  return [...REST_PROBES, ...mirrors, ...WEBSITE_PROBES.filter((probe) => required.has(probe.op))];
+}
+
 /** Operations whose path parameter or id is not something an account owns; each says why. */
 const REST_NOT_OWNED: Record<string, string> = {
+  "POST /api/v1/papers/search": "the `id` field of a fielded filter is an arXiv id: a public catalog",
+  "GET /assets/{name}": "the website's static script and style files, the same for everyone",
   "GET /api/v1/papers/*": "arXiv ids: a public catalog, the same for every account",
   "GET /api/v1/health/condition/{mondoId}": "MONDO ids: public reference terms, not account data",
   "GET /api/v1/shared/{token}":
@@ -251,11 +327,6 @@ const MCP_PROBES: McpProbe[] = [
   { tool: "get_upload", args: (i) => ({ fileId: i.fileId }), expect: "notFound" },
 ];
 
-/** Parameterised routes served outside the OpenAPI document (not API operations); each says why. */
-const SERVED_NOT_DOCUMENTED: Record<string, string> = {
-  "GET /assets/{name}": "the website's static script and style files, the same for everyone",
-};
-
 const MCP_NOT_OWNED: Record<string, string> = {
   get_paper: "arXiv ids: a public catalog",
   get_papers: "arXiv ids: a public catalog",
@@ -267,7 +338,7 @@ const MCP_NOT_OWNED: Record<string, string> = {
 
 interface OpenApiOperation {
   parameters?: { name: string; in: string }[];
-  requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
 }
 type OpenApiDoc = { paths: Record<string, Record<string, OpenApiOperation>> };
 
@@ -287,12 +358,44 @@ function idInputs(doc: OpenApiDoc): Map<string, string[]> {
         if (parameter.in === "query" && ID_LIKE.test(parameter.name)) names.add(parameter.name);
       }
       for (const media of Object.values(operation.requestBody?.content ?? {})) {
-        for (const name of Object.keys(media.schema?.properties ?? {})) if (ID_LIKE.test(name)) names.add(name);
+        for (const name of idProperties(media.schema)) names.add(name);
       }
       if (names.size > 0) found.set(`${method.toUpperCase()} ${path}`, [...names]);
     }
   }
   return found;
+}
+
+type JsonSchema = { properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[] };
+
+/** Id-like property names anywhere in a schema, nested ones as `outer[].inner`. */
+function idProperties(schema: JsonSchema | undefined, prefix = ""): string[] {
+  if (!schema) return [];
+  const found: string[] = [];
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    if (ID_LIKE.test(name)) found.push(`${prefix}${name}`);
+    found.push(...idProperties(property, `${prefix}${name}.`));
+  }
+  if (schema.items) found.push(...idProperties(schema.items, prefix.replace(/\.$/, "[].")));
+  for (const option of schema.anyOf ?? []) found.push(...idProperties(option, prefix));
+  return [...new Set(found)];
+}
+
+/**
+ * Every operation that takes an id: from the OpenAPI document (path parameters, id-like query and
+ * body properties) and from Elysia's route table (path parameters of routes the document leaves
+ * out), so an undocumented route cannot hide from the check.
+ */
+async function requiredOps(): Promise<Map<string, string[]>> {
+  const required = idInputs(await openApi());
+  for (const route of app.routes) {
+    if (route.method === "OPTIONS" || !/[:*]/.test(route.path)) continue;
+    const op = `${route.method} ${route.path.replace(/:(\w+)/g, "{$1}")}`;
+    if (required.has(op)) continue;
+    const names = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
+    required.set(op, route.path.includes("*") ? [...names, "*"] : names);
+  }
+  return required;
 }
 
 interface ToolListing {
@@ -365,29 +468,21 @@ async function snapshotOf(accountId: string): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 
 describe("coverage: every id-taking route and tool has a probe", () => {
-  test("every OpenAPI operation with a path parameter or an id-like input is probed or listed as not owned", async () => {
-    const inputs = idInputs(await openApi());
+  test("every operation with a path parameter or an id-like input is probed on each, or listed as not owned", async () => {
+    const required = await requiredOps();
+    expect(required.size).toBeGreaterThan(15);
+    const probes = probesFor(required);
     const missing: string[] = [];
-    for (const [op, names] of inputs) {
+    for (const [op, names] of required) {
       if (REST_NOT_OWNED[op]) continue;
-      const covered = new Set(REST_PROBES.filter((probe) => probe.op === op).flatMap((probe) => probe.covers));
+      const covered = new Set(probes.filter((probe) => probe.op === op).flatMap((probe) => probe.covers));
       for (const name of names) if (!covered.has(name)) missing.push(`${op} (${name})`);
     }
     expect(missing).toEqual([]);
-    // No stale entries: each probe and exemption names an operation the document still has.
+    // No stale entries: each v1 probe and exemption names an operation that still takes an id.
     for (const op of [...REST_PROBES.map((probe) => probe.op), ...Object.keys(REST_NOT_OWNED)]) {
-      expect(inputs.has(op), `${op} is not an id-taking operation of /openapi.json`).toBe(true);
+      expect(required.has(op), `${op} is not an id-taking operation`).toBe(true);
     }
-  });
-
-  test("every parameterised route Elysia serves is in the OpenAPI document (none hidden from the check above)", async () => {
-    const inputs = idInputs(await openApi());
-    const served = app.routes
-      .filter((route) => route.method !== "OPTIONS" && /[:*]/.test(route.path))
-      .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, "{$1}")}`);
-    expect(served.length).toBeGreaterThan(10);
-    expect(served.filter((op) => !inputs.has(op) && !SERVED_NOT_DOCUMENTED[op])).toEqual([]);
-    for (const op of Object.keys(SERVED_NOT_DOCUMENTED)) expect(served).toContain(op);
   });
 
   test("every MCP tool with an id-like input is probed on each such input, or listed as not owned", async () => {
@@ -425,7 +520,8 @@ describe("account B with account A's ids", () => {
     const before = await snapshotOf(a.accountId);
     expect(before).toContain(MARKER);
     const outcomes: string[] = [];
-    for (const probe of REST_PROBES) {
+    const probes = probesFor(await requiredOps());
+    for (const probe of probes) {
       const [method, template] = probe.op.split(" ") as [string, string];
       let response: Response;
       let sent = JSON.stringify(probe.request(ids));
@@ -438,7 +534,11 @@ describe("account B with account A's ids", () => {
         response = await put(app, sent, new Uint8Array(5), "text/plain");
       } else {
         const { path, body } = probe.request(ids);
-        response = await call(app, path, { method, key: b.apiKey, ...(body === undefined ? {} : { body }) });
+        const credentials =
+          probe.auth === "session"
+            ? { headers: { cookie: (await bWeb()).cookie, "x-csrf-token": (await bWeb()).csrfToken } }
+            : { key: b.apiKey };
+        response = await call(app, path, { method, ...credentials, ...(body === undefined ? {} : { body }) });
       }
       const text = await response.clone().text();
       outcomes.push(`${probe.op} [${probe.covers}] → ${response.status}`);
@@ -453,7 +553,7 @@ describe("account B with account A's ids", () => {
       }
       expectNothingOfA(text, sent);
     }
-    expect(outcomes).toHaveLength(REST_PROBES.length);
+    expect(outcomes).toHaveLength(probes.length);
     expect(await snapshotOf(a.accountId)).toBe(before);
   });
 
