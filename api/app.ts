@@ -9,6 +9,7 @@ import { accessGuard } from "./plugins/access";
 import { bodyLimit } from "./plugins/bodyLimit";
 import { corsPolicy } from "./plugins/cors";
 import { errorHandler } from "./plugins/errors";
+import { httpMetrics } from "./plugins/metrics";
 import { requestContext } from "./plugins/requestContext";
 import { sessionGuard } from "./plugins/session";
 import { accountRoutes } from "./routes/account";
@@ -21,6 +22,7 @@ import { profileRoutes } from "./routes/health/profile";
 import { symptomRoutes } from "./routes/health/symptoms";
 import { trackerReportRoutes } from "./routes/health/trackerReports";
 import { trackerRoutes } from "./routes/health/trackers";
+import { metricsRoutes } from "./routes/metrics";
 import { paperRoutes } from "./routes/papers";
 import { systemRoutes } from "./routes/system";
 import { transcribeRoutes } from "./routes/transcribe";
@@ -65,6 +67,7 @@ export function createApp(deps: Deps) {
     authEvents: deps.authEvents,
   });
   return new Elysia({ normalize: false })
+    .use(httpMetrics)
     .use(errorHandler(deps.log))
     .use(requestContext(deps.log))
     .use(bodyLimit(deps.env))
@@ -73,6 +76,7 @@ export function createApp(deps: Deps) {
     .use(sessionGuard(deps))
     .use(DOCS)
     .use(systemRoutes(deps))
+    .use(metricsRoutes(deps))
     .use(accountRoutes(deps.plans))
     .use(paperRoutes(deps))
     .use(symptomRoutes)

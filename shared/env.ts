@@ -32,6 +32,8 @@ export const EnvSchema = T.Object({
     [T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error"), T.Literal("silent")],
     { default: "info" },
   ),
+  /** Bearer token for GET /metrics; unset → /metrics answers direct loopback clients only. */
+  METRICS_TOKEN: T.Optional(T.String({ minLength: 16 })),
   RXNAV_BASE_URL: T.String({ default: "https://rxnav.nlm.nih.gov/REST", description: "RxNav REST API base." }),
   OPENFDA_BASE_URL: T.String({ default: "https://api.fda.gov", description: "openFDA API base." }),
   /** Optional: raises openFDA's limits (240 requests/minute, 120,000/day per key instead of 1,000/day per IP). */

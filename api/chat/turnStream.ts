@@ -1,6 +1,8 @@
 import { followTurn, type StreamDeps } from "../../shared/chat/followTurn";
+import { chatStreamsActive } from "../../shared/serviceMetrics";
 
 const encoder = new TextEncoder();
+const activeStreams = chatStreamsActive.labels();
 
 /** Response headers of the UI message stream protocol (the AI SDK's `useChat` reads these). */
 export const UI_STREAM_HEADERS = {
@@ -22,8 +24,16 @@ export function turnEventStream(
 ): ReadableStream<Uint8Array> {
   const aborter = new AbortController();
   let keepAlive: ReturnType<typeof setInterval> | undefined;
+  // Counted from the relay's start to its first end: the turn's end, or the client going away.
+  let open = false;
+  const closed = () => {
+    if (open) activeStreams.dec();
+    open = false;
+  };
   return new ReadableStream<Uint8Array>({
     start(controller) {
+      open = true;
+      activeStreams.inc();
       const write = (text: string) => {
         if (!aborter.signal.aborted) controller.enqueue(encoder.encode(text));
       };
@@ -43,6 +53,7 @@ export function turnEventStream(
         })
         .finally(() => {
           clearInterval(keepAlive);
+          closed();
           if (aborter.signal.aborted) return;
           write("data: [DONE]\n\n");
           controller.close();
@@ -50,6 +61,7 @@ export function turnEventStream(
     },
     cancel() {
       clearInterval(keepAlive);
+      closed();
       aborter.abort();
     },
   });

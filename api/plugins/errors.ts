@@ -33,7 +33,8 @@ export function errorHandler(log: Logger) {
   });
 }
 
-function toAppError(error: unknown, code: string | number): AppError {
+/** The AppError a failure is answered as (the metrics plugin reads its status). */
+export function toAppError(error: unknown, code: string | number): AppError {
   if (error instanceof AppError) return error;
   switch (code) {
     case "VALIDATION":

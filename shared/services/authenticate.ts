@@ -5,6 +5,7 @@ import { AppError } from "../errors";
 import { hashApiKey, isWellFormedKey, sameHash } from "../keys";
 import type { PlanId, PlanTable } from "../plans";
 import { type Redis, redisKeys } from "../redis";
+import { rateLimitRejections } from "../serviceMetrics";
 import { createRateLimiter, nextSlotId, type RateDecision } from "./rateLimit";
 import { createSlotLeases, type KeySlots, newKeySlots } from "./slotLeases";
 import { unavailable } from "./unavailable";
@@ -35,6 +36,8 @@ interface CacheEntry {
 
 /** Upper bound on how long a process trusts its cached copy of a key without hearing from Redis. */
 const CACHE_TTL_MS = 60_000;
+/** Every hourly-limit 429 is built here, so this is where they are counted. */
+const rejections = rateLimitRejections.labels();
 const CACHE_MAX = 50_000;
 const UNAUTHORIZED = "Provide a valid API key as `Authorization: Bearer <key>` or `x-api-key: <key>`.";
 
@@ -161,6 +164,7 @@ export function setRateLimitHeaders(headers: Record<string, unknown>, rate: Rate
 
 /** The 429 for a denied decision, with the RateLimit-* headers and Retry-After. */
 export function rateLimited(rate: RateDecision): AppError {
+  rejections.inc();
   const retryAfter = String(Math.max(1, Math.ceil(rate.resetMs / 1000)));
   return new AppError("RATE_LIMITED", `Hourly limit of ${rate.limit} requests reached; retry in ${retryAfter} s.`, {
     headers: { ...rateLimitHeaders(rate), "Retry-After": retryAfter },

@@ -1,0 +1,98 @@
+import type { AnyElysia, InternalRoute } from "elysia";
+import type { CounterChild, HistogramChild } from "../../shared/metrics";
+import { httpRequestDuration, httpRequests } from "../../shared/serviceMetrics";
+import { stateOf } from "../requestState";
+import { pathOf } from "./access";
+import { toAppError } from "./errors";
+
+/** Requests no route matches share one label: raw paths would give every scanner's URL its own series. */
+export const UNMATCHED = "unmatched";
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+interface Series {
+  requests: CounterChild;
+  duration: HistogramChild;
+}
+
+/**
+ * route → method → status → series. Route and method strings come from Elysia and the request, the
+ * status is a number, so recording a request allocates nothing once its series exists.
+ */
+const seriesCache = new Map<string, Map<string, Map<number, Series>>>();
+
+function seriesFor(method: string, route: string, status: number): Series {
+  let byMethod = seriesCache.get(route);
+  if (!byMethod) seriesCache.set(route, (byMethod = new Map()));
+  let byStatus = byMethod.get(method);
+  if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+  let series = byStatus.get(status);
+  if (!series) {
+    const statusClass = `${Math.floor(status / 100)}xx`;
+    series = {
+      requests: httpRequests.labels(method, route, String(status)),
+      duration: httpRequestDuration.labels(method, route, statusClass),
+    };
+    byStatus.set(status, series);
+  }
+  return series;
+}
+
+function record(request: Request, route: string, status: number): void {
+  const method = METHODS.has(request.method) ? request.method : "OTHER";
+  const series = seriesFor(method, route, status);
+  series.requests.inc();
+  series.duration.observe((performance.now() - stateOf(request).startedAt) / 1000);
+}
+
+/**
+ * Records `http_requests_total` and `http_request_duration_seconds` for every request: handled ones
+ * after their handler, failed ones in the error hook (which must run before the error handler, which
+ * answers: `.use` this plugin first). A function plugin, so it can read the app's route table for
+ * requests refused before routing (401, 403, 413, 429), whose route Elysia has not looked up yet.
+ * CORS preflights, answered before routing, count under route `preflight`.
+ */
+export function httpMetrics<App extends AnyElysia>(app: App): App {
+  let routeOf: ((method: string, path: string) => string | undefined) | undefined;
+  const preflights = httpRequests.labels("OPTIONS", "preflight", "204");
+  return app
+    .onRequest(({ request }) => {
+      if (request.method === "OPTIONS") preflights.inc();
+    })
+    .onAfterHandle({ as: "global" }, ({ request, set, route, response }) => {
+      record(request, route, response instanceof Response ? response.status : Number(set.status ?? 200));
+    })
+    .onError({ as: "global" }, (context) => {
+      const { request, error, code } = context;
+      let route = "route" in context ? (context.route as string | undefined) : undefined;
+      if (!route && code !== "NOT_FOUND") {
+        routeOf ??= routeMatcher(app.routes);
+        route = routeOf(request.method, pathOf(request.url));
+      }
+      record(request, route || UNMATCHED, toAppError(error, code).status);
+    }) as App;
+}
+
+/** Finds the route pattern of a path the way the router would: exact paths first, then patterns. */
+export function routeMatcher(routes: readonly Pick<InternalRoute, "method" | "path">[]) {
+  const exact = new Map<string, string>();
+  const patterns: { method: string; path: string; regex: RegExp }[] = [];
+  for (const { method, path } of routes) {
+    if (!path.includes(":") && !path.includes("*")) {
+      exact.set(`${method} ${path}`, path);
+      continue;
+    }
+    const source = path
+      .split("/")
+      .map((part) => {
+        if (part === "*") return ".*";
+        if (part.startsWith(":")) return part.endsWith("?") ? "[^/]*" : "[^/]+";
+        return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      })
+      .join("/");
+    patterns.push({ method, path, regex: new RegExp(`^${source}$`) });
+  }
+  return (method: string, path: string): string | undefined =>
+    exact.get(`${method} ${path}`) ??
+    exact.get(`ALL ${path}`) ??
+    patterns.find((p) => (p.method === method || p.method === "ALL") && p.regex.test(path))?.path;
+}
