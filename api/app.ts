@@ -29,6 +29,7 @@ import { transcribeRoutes } from "./routes/transcribe";
 import { uploadRoutes } from "./routes/uploads";
 import { websiteAuthRoutes } from "./routes/website/auth";
 import { websiteDashboardRoutes } from "./routes/website/dashboard";
+import { websiteMirrorRoutes } from "./routes/website/mirrors";
 
 const DOCS = openapi({
   path: "/docs",
@@ -79,7 +80,7 @@ export function createApp(deps: Deps) {
     .use(metricsRoutes(deps))
     .use(accountRoutes(deps.plans))
     .use(paperRoutes(deps))
-    .use(symptomRoutes)
+    .use(symptomRoutes())
     .use(profileRoutes(deps))
     .use(trackerRoutes(deps))
     .use(trackerReportRoutes(deps))
@@ -92,7 +93,8 @@ export function createApp(deps: Deps) {
     .use(discoveryRoutes(deps))
     .use(mcpRoutes(deps))
     .use(websiteAuthRoutes(deps))
-    .use(websiteDashboardRoutes(deps));
+    .use(websiteDashboardRoutes(deps))
+    .use(websiteMirrorRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -9,7 +9,7 @@ import { modelCatalog } from "../shared/chat/models";
 import { listenUrl, loadEnv, publicUrl } from "../shared/env";
 import { prepareInfrastructure } from "./lib/boot";
 import { type Managed, StartupError, stopAll, waitFor } from "./lib/processes";
-import { seedDemo, seedDemoPapers } from "./lib/seed";
+import { seedDemo, seedDemoLogin, seedDemoPapers } from "./lib/seed";
 import { seedDemoConditions } from "./lib/seedConditions";
 import { seedDemoReferences } from "./lib/seedReferences";
 
@@ -37,6 +37,7 @@ async function main() {
   if (infra.migrations.length > 0) say(`Applied migrations: ${infra.migrations.join(", ")}`);
 
   const demo = await seedDemo(infra.env);
+  const demoLogin = await seedDemoLogin(infra.env, demo.accountId);
   await seedDemoReferences(infra.env);
   const childEnv = { ...process.env, MEILI_URL: infra.env.MEILI_URL, MEILI_MASTER_KEY: infra.env.MEILI_MASTER_KEY };
   for (const name of ["api", "workers"] as const) {
@@ -73,6 +74,11 @@ async function main() {
   } else {
     say(`Demo account ${demo.accountId} exists; its key was printed on the first start.`);
     say(`  New key: bun run admin keys:create --account ${demo.accountId}`);
+  }
+  if (demoLogin.password) {
+    say(`Website ${base}/  sign in as ${demoLogin.email} with password (shown this once): ${demoLogin.password}`);
+  } else {
+    say(`Website ${base}/  sign in as ${demoLogin.email} (its password was printed on the first start).`);
   }
   say();
   say("Ctrl-C stops everything.");

@@ -11,7 +11,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 function routeLimits(env: Env): { path: RegExp; limit: number }[] {
   return [
     // The audio file plus room for the multipart framing and fields.
-    { path: /^\/api\/v1\/transcribe$/, limit: AUDIO_MAX_BYTES + 1_048_576 },
+    { path: /^\/api\/(v1\/)?transcribe$/, limit: AUDIO_MAX_BYTES + 1_048_576 },
     // The signed upload PUT: the file itself (its exact size is checked against the signed one).
     { path: /^\/api\/v1\/uploads\/[^/]+\/content$/, limit: env.UPLOAD_MAX_BYTES },
   ];

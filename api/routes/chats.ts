@@ -12,22 +12,24 @@ import {
   shareChat,
 } from "../../shared/services/chats";
 import { callerOf } from "../requestState";
-import { API_KEY_SECURITY } from "./security";
+import { type Mount, V1 } from "./mount";
 
 const ChatParams = t.Object({ chatid: t.String() });
 const Surface = t.Union([t.Literal("health"), t.Literal("research")]);
-const detail = (summary: string, description?: string) => ({
-  tags: ["Chats"],
-  summary,
-  ...(description ? { description } : {}),
-  security: API_KEY_SECURITY,
-});
-
-/** Conversations across surfaces, the model list, and read-only share links. */
-export function chatsRoutes(deps: Deps) {
-  return new Elysia({ name: "routes/chats" })
+/**
+ * Conversations across surfaces, the model list, and read-only share links. The website mounts
+ * all but the public share reader, which needs no credentials and so only exists under v1.
+ */
+export function chatsRoutes(deps: Deps, mount: Mount = V1) {
+  const detail = (summary: string, description?: string) => ({
+    tags: mount.tags("Chats"),
+    summary,
+    ...(description ? { description } : {}),
+    security: mount.security,
+  });
+  const routes = new Elysia({ name: `routes/chats${mount.suffix}` })
     .get(
-      "/api/v1/models",
+      `${mount.base}/models`,
       ({ request }) => ({
         surface: "health" as const,
         models: modelsForPlan(deps.models, callerOf(request).principal.plan),
@@ -38,7 +40,7 @@ export function chatsRoutes(deps: Deps) {
         detail: detail("Models the caller's plan can run"),
       },
     )
-    .get("/api/v1/chats", ({ request, query }) => listChats(deps, callerOf(request).principal, query), {
+    .get(`${mount.base}/chats`, ({ request, query }) => listChats(deps, callerOf(request).principal, query), {
       query: t.Object({
         surface: Surface,
         limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
@@ -48,7 +50,7 @@ export function chatsRoutes(deps: Deps) {
       detail: detail("List chats, newest first", "Follow next_cursor with the same limit."),
     })
     .patch(
-      "/api/v1/chats/:chatid",
+      `${mount.base}/chats/:chatid`,
       ({ request, params, body }) => patchChat(deps, callerOf(request).principal, params.chatid, body),
       {
         params: ChatParams,
@@ -58,7 +60,7 @@ export function chatsRoutes(deps: Deps) {
       },
     )
     .delete(
-      "/api/v1/chats/:chatid",
+      `${mount.base}/chats/:chatid`,
       ({ request, params }) => removeChat(deps, callerOf(request).principal, params.chatid),
       {
         params: ChatParams,
@@ -67,7 +69,7 @@ export function chatsRoutes(deps: Deps) {
       },
     )
     .post(
-      "/api/v1/chats/:chatid/share",
+      `${mount.base}/chats/:chatid/share`,
       ({ request, params, set }) => {
         set.status = 201;
         return shareChat(deps, callerOf(request).principal, params.chatid, publicUrl(deps.env));
@@ -82,17 +84,18 @@ export function chatsRoutes(deps: Deps) {
       },
     )
     .delete(
-      "/api/v1/chats/:chatid/share",
+      `${mount.base}/chats/:chatid/share`,
       ({ request, params }) => revokeChatShares(deps, callerOf(request).principal, params.chatid),
       {
         params: ChatParams,
         response: t.Object({ revoked: t.Integer() }),
         detail: detail("Revoke every share link of a chat"),
       },
-    )
-    .get("/api/v1/shared/:token", ({ params }) => readSharedChat(deps, params.token), {
-      params: t.Object({ token: t.String() }),
-      response: ConversationSchema,
-      detail: { tags: ["Chats"], summary: "A shared conversation (no key needed)" },
-    });
+    );
+  if (mount !== V1) return routes;
+  return routes.get("/api/v1/shared/:token", ({ params }) => readSharedChat(deps, params.token), {
+    params: t.Object({ token: t.String() }),
+    response: ConversationSchema,
+    detail: { tags: ["Chats"], summary: "A shared conversation (no key needed)" },
+  });
 }

@@ -5,7 +5,7 @@ import { AUDIO_MAX_BYTES, AUDIO_TYPES } from "../../shared/transcription/audio";
 import { readMultipart } from "../../shared/transcription/form";
 import { LanguageCodeSchema, ProviderSchema, TranscriptionResponseSchema } from "../../shared/transcription/schemas";
 import { transcribe } from "../../shared/transcription/service";
-import { API_KEY_SECURITY } from "./security";
+import { type Mount, V1 } from "./mount";
 
 const TranscribeForm = t.Object(
   {
@@ -23,9 +23,9 @@ const TranscribeForm = t.Object(
 const refusals = new WeakMap<Request, AppError>();
 
 /** Speech to text for the health chat: the returned text is then sent to the chat as `message`. */
-export function transcribeRoutes(deps: Deps) {
-  return new Elysia({ name: "routes/transcribe" }).post(
-    "/api/v1/transcribe",
+export function transcribeRoutes(deps: Deps, mount: Mount = V1) {
+  return new Elysia({ name: `routes/transcribe${mount.suffix}` }).post(
+    `${mount.base}/transcribe`,
     ({ body }) =>
       transcribe(deps, {
         audio: body.audio,
@@ -57,10 +57,10 @@ export function transcribeRoutes(deps: Deps) {
       body: TranscribeForm,
       response: TranscriptionResponseSchema,
       detail: {
-        tags: ["Health chat"],
+        tags: mount.tags("Health chat"),
         summary: "Transcribe a voice note (then send the text as the chat message)",
         description: `Multipart form: \`audio\` (file) and \`provider\` (\`addis\` | \`elevenlabs\`), optional \`language\`. Audio types: ${Object.keys(AUDIO_TYPES).join(", ")} (declared in the part's Content-Type and checked against the file's first bytes: 415 otherwise); larger than 25 MiB → 413. Runs on a worker. A provider without its key → 503 naming the setting; a provider failure (after retries) → 502.`,
-        security: API_KEY_SECURITY,
+        security: mount.security,
       },
     },
   );

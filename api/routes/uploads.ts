@@ -9,21 +9,24 @@ import {
   UploadStatusSchema,
 } from "../../shared/uploads/schemas";
 import { callerOf } from "../requestState";
-import { API_KEY_SECURITY } from "./security";
+import { type Mount, V1 } from "./mount";
 
 const FileParams = t.Object({ fileId: t.String() });
-const detail = (summary: string, description: string) => ({
-  tags: ["Uploads"],
-  summary,
-  description,
-  security: API_KEY_SECURITY,
-});
-
-/** Presigned uploads: presign → PUT the bytes → complete → processing on a worker → ready | failed. */
-export function uploadRoutes(deps: Deps) {
-  return new Elysia({ name: "routes/uploads" })
+/**
+ * Presigned uploads: presign → PUT the bytes → complete → processing on a worker → ready | failed.
+ * The website mounts presign, complete and status; the signed PUT URL presign returns is the same
+ * v1 URL for both (its signature, not a key or a session, authorizes it).
+ */
+export function uploadRoutes(deps: Deps, mount: Mount = V1) {
+  const detail = (summary: string, description: string) => ({
+    tags: mount.tags("Uploads"),
+    summary,
+    description,
+    security: mount.security,
+  });
+  const routes = new Elysia({ name: `routes/uploads${mount.suffix}` })
     .post(
-      "/api/v1/uploads/presign",
+      `${mount.base}/uploads/presign`,
       ({ request, body, set }) => {
         set.status = 201;
         return presignUpload(deps, callerOf(request).principal, body, publicUrl(deps.env));
@@ -37,34 +40,8 @@ export function uploadRoutes(deps: Deps) {
         ),
       },
     )
-    .put(
-      "/api/v1/uploads/:fileId/content",
-      ({ request, params, query }) => {
-        const length = request.headers.get("content-length");
-        return receiveSignedUpload(deps, params.fileId, {
-          expires: query.expires,
-          signature: query.signature,
-          contentType: request.headers.get("content-type") ?? "",
-          contentLength: length === null ? undefined : Number(length),
-          body: async () => new Uint8Array(await request.arrayBuffer()),
-        });
-      },
-      {
-        // The bytes are the file; nothing is parsed.
-        parse: "none",
-        params: FileParams,
-        query: t.Object({ expires: t.Integer(), signature: t.String({ maxLength: 100 }) }),
-        response: t.Object({ fileId: t.String(), status: t.Literal("uploaded") }),
-        detail: {
-          tags: ["Uploads"],
-          summary: "The signed upload URL (local storage)",
-          description:
-            "No API key: the signature authorizes one PUT of the declared size and Content-Type before it expires (403 otherwise; 413 when larger; 409 once used).",
-        },
-      },
-    )
     .post(
-      "/api/v1/uploads/complete",
+      `${mount.base}/uploads/complete`,
       ({ request, body }) => completeUpload(deps, callerOf(request).principal, body.fileId),
       {
         body: t.Object({ fileId: t.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
@@ -76,7 +53,7 @@ export function uploadRoutes(deps: Deps) {
       },
     )
     .get(
-      "/api/v1/uploads/:fileId",
+      `${mount.base}/uploads/:fileId`,
       ({ request, params }) => getUpload(deps, callerOf(request).principal, params.fileId),
       {
         params: FileParams,
@@ -84,4 +61,31 @@ export function uploadRoutes(deps: Deps) {
         detail: detail("An upload's status and what processing found", "Another account's upload is 404."),
       },
     );
+  if (mount !== V1) return routes;
+  return routes.put(
+    "/api/v1/uploads/:fileId/content",
+    ({ request, params, query }) => {
+      const length = request.headers.get("content-length");
+      return receiveSignedUpload(deps, params.fileId, {
+        expires: query.expires,
+        signature: query.signature,
+        contentType: request.headers.get("content-type") ?? "",
+        contentLength: length === null ? undefined : Number(length),
+        body: async () => new Uint8Array(await request.arrayBuffer()),
+      });
+    },
+    {
+      // The bytes are the file; nothing is parsed.
+      parse: "none",
+      params: FileParams,
+      query: t.Object({ expires: t.Integer(), signature: t.String({ maxLength: 100 }) }),
+      response: t.Object({ fileId: t.String(), status: t.Literal("uploaded") }),
+      detail: {
+        tags: ["Uploads"],
+        summary: "The signed upload URL (local storage)",
+        description:
+          "No API key: the signature authorizes one PUT of the declared size and Content-Type before it expires (403 otherwise; 413 when larger; 409 once used).",
+      },
+    },
+  );
 }

@@ -5,6 +5,7 @@ import { createSql, type Sql } from "../../shared/db/sql";
 import { databaseUrl, type Env, redisUrl } from "../../shared/env";
 import { createRedis } from "../../shared/redis";
 import { createAccount } from "../../shared/services/accounts";
+import { accountHasPassword, setPassword } from "../../shared/services/webAuth";
 
 export const DEMO_EMAIL = "demo@example.com";
 
@@ -23,6 +24,22 @@ export async function seedDemo(env: Env): Promise<{ accountId: string; apiKey?: 
   } finally {
     await sql.end({ timeout: 5 });
     redis.disconnect();
+  }
+}
+
+/**
+ * Gives the demo account a website password once (generated, returned only by that run), so
+ * `bun run start` offers a working sign-in next to the demo key.
+ */
+export async function seedDemoLogin(env: Env, accountId: string): Promise<{ email: string; password?: string }> {
+  const sql = createSql(databaseUrl(env), { max: 1 });
+  try {
+    if (await accountHasPassword({ sql }, accountId)) return { email: DEMO_EMAIL };
+    const password = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64url");
+    await setPassword({ sql }, accountId, password);
+    return { email: DEMO_EMAIL, password };
+  } finally {
+    await sql.end({ timeout: 5 });
   }
 }
 

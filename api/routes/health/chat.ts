@@ -9,15 +9,15 @@ import { getConversation } from "../../../shared/services/chats";
 import { unavailable } from "../../../shared/services/unavailable";
 import { turnEventStream, UI_STREAM_HEADERS } from "../../chat/turnStream";
 import { callerOf } from "../../requestState";
-import { API_KEY_SECURITY } from "../security";
+import { type Mount, V1 } from "../mount";
 
 const ChatParams = t.Object({ chatid: t.String() });
 
 /** The health chat: a turn is queued and run by a worker; this relays it (SSE) or waits for it (JSON). */
-export function chatRoutes(deps: Deps) {
-  return new Elysia({ name: "routes/health/chat" })
+export function chatRoutes(deps: Deps, mount: Mount = V1) {
+  return new Elysia({ name: `routes/health/chat${mount.suffix}` })
     .post(
-      "/api/v1/health/chat",
+      `${mount.base}/health/chat`,
       async ({ request, body }) => {
         const { principal } = callerOf(request);
         const { turn } = await prepareTurn(deps, principal, body);
@@ -33,16 +33,16 @@ export function chatRoutes(deps: Deps) {
         body: ChatRequestSchema,
         response: { 200: ChatReplySchema },
         detail: {
-          tags: ["Health chat"],
+          tags: mount.tags("Health chat"),
           summary: "Send a message to the health assistant",
           description:
             "stream: false → the JSON reply. stream: true → an SSE stream of AI SDK UI message chunks (`data: {json}` … `data: [DONE]`, header x-vercel-ai-ui-message-stream: v1); X-Chat-Id comes with the headers. Tools run on the server.",
-          security: API_KEY_SECURITY,
+          security: mount.security,
         },
       },
     )
     .get(
-      "/api/v1/health/chat/:chatid",
+      `${mount.base}/health/chat/:chatid`,
       async ({ request, params }) => {
         const conversation = await getConversation(deps, callerOf(request).principal, params.chatid);
         // A research chat is not a health conversation: on this path it does not exist.
@@ -53,11 +53,15 @@ export function chatRoutes(deps: Deps) {
       {
         params: ChatParams,
         response: ConversationSchema,
-        detail: { tags: ["Health chat"], summary: "A stored health conversation", security: API_KEY_SECURITY },
+        detail: {
+          tags: mount.tags("Health chat"),
+          summary: "A stored health conversation",
+          security: mount.security,
+        },
       },
     )
     .get(
-      "/api/v1/health/chat/:chatid/stream",
+      `${mount.base}/health/chat/:chatid/stream`,
       async ({ request, params, query, set }) => {
         const chat = await ownedChat(deps, callerOf(request).principal, params.chatid);
         const turnId = await deps.redis
@@ -77,11 +81,11 @@ export function chatRoutes(deps: Deps) {
         params: ChatParams,
         query: t.Object({ after: t.Optional(t.Integer({ minimum: 0, description: "Same as Last-Event-ID." })) }),
         detail: {
-          tags: ["Health chat"],
+          tags: mount.tags("Health chat"),
           summary: "Re-attach to the turn in progress",
           description:
             "Replays chunks after Last-Event-ID (or `after`), then continues live. 204 when no turn is in progress.",
-          security: API_KEY_SECURITY,
+          security: mount.security,
         },
       },
     );

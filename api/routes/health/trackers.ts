@@ -17,19 +17,21 @@ import {
   patchTracker,
   removeTracker,
 } from "../../../shared/services/trackers";
-import { API_KEY_SECURITY } from "../security";
+import { type Mount, V1 } from "../mount";
 import { healthCtx } from "./profile";
 
 export const TrackerParams = t.Object({ trackerId: t.String({ description: "A log id (`id` of a log)." }) });
 
-function detail(summary: string, description?: string) {
-  return { tags: ["Health"], summary, ...(description ? { description } : {}), security: API_KEY_SECURITY };
-}
-
-export function trackerRoutes(deps: Pick<Deps, "sql">) {
-  return new Elysia({ name: "routes/health/trackers" })
+export function trackerRoutes(deps: Pick<Deps, "sql">, mount: Mount = V1) {
+  const detail = (summary: string, description?: string) => ({
+    tags: mount.tags("Health"),
+    summary,
+    ...(description ? { description } : {}),
+    security: mount.security,
+  });
+  return new Elysia({ name: `routes/health/trackers${mount.suffix}` })
     .post(
-      "/api/v1/health/trackers",
+      `${mount.base}/health/trackers`,
       ({ request, body, set }) => {
         set.status = 201;
         return createTracker(healthCtx(deps, request), body);
@@ -43,7 +45,7 @@ export function trackerRoutes(deps: Pick<Deps, "sql">) {
         ),
       },
     )
-    .get("/api/v1/health/trackers", ({ request, query }) => listTrackers(healthCtx(deps, request), query), {
+    .get(`${mount.base}/health/trackers`, ({ request, query }) => listTrackers(healthCtx(deps, request), query), {
       query: t.Object({
         limit: t.Optional(
           t.Integer({ minimum: 1, maximum: TRACKER_PAGE.maxLimit, default: TRACKER_PAGE.defaultLimit }),
@@ -57,7 +59,7 @@ export function trackerRoutes(deps: Pick<Deps, "sql">) {
       ),
     })
     .get(
-      "/api/v1/health/trackers/:trackerId",
+      `${mount.base}/health/trackers/:trackerId`,
       ({ request, params }) => getTracker(healthCtx(deps, request), params.trackerId),
       {
         params: TrackerParams,
@@ -66,7 +68,7 @@ export function trackerRoutes(deps: Pick<Deps, "sql">) {
       },
     )
     .patch(
-      "/api/v1/health/trackers/:trackerId",
+      `${mount.base}/health/trackers/:trackerId`,
       ({ request, params, body }) => patchTracker(healthCtx(deps, request), params.trackerId, body),
       {
         params: TrackerParams,
@@ -79,7 +81,7 @@ export function trackerRoutes(deps: Pick<Deps, "sql">) {
       },
     )
     .delete(
-      "/api/v1/health/trackers/:trackerId",
+      `${mount.base}/health/trackers/:trackerId`,
       ({ request, params }) => removeTracker(healthCtx(deps, request), params.trackerId),
       {
         params: TrackerParams,
@@ -88,7 +90,7 @@ export function trackerRoutes(deps: Pick<Deps, "sql">) {
       },
     )
     .post(
-      "/api/v1/health/trackers/:trackerId/entries",
+      `${mount.base}/health/trackers/:trackerId/entries`,
       ({ request, params, body, set }) => {
         set.status = 201;
         return addEntry(healthCtx(deps, request), params.trackerId, body);

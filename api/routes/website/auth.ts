@@ -3,7 +3,7 @@ import type { Deps } from "../../../shared/deps";
 import { signIn, signUp } from "../../../shared/services/webAuth";
 import { endSession } from "../../../shared/services/webSessions";
 import { clearedSessionCookie, cookieValue, SESSION_COOKIE, sessionCookie, sessionOf } from "../../plugins/session";
-import { SESSION_SECURITY } from "../surface";
+import { SESSION_SECURITY } from "../mount";
 import { SessionSchema, SignedInSchema, SignInSchema, SignUpSchema } from "./model";
 
 const detail = (summary: string, description: string, security = SESSION_SECURITY) => ({

@@ -9,7 +9,7 @@ import {
   usageThisHour,
 } from "../../../shared/services/dashboard";
 import { sessionOf } from "../../plugins/session";
-import { SESSION_SECURITY } from "../surface";
+import { SESSION_SECURITY } from "../mount";
 import { KeyListSchema, McpConfigSchema, NewKeySchema, UsageSchema } from "./model";
 
 const detail = (summary: string, description?: string) => ({

@@ -1,0 +1,29 @@
+import { Elysia } from "elysia";
+import type { Deps } from "../../../shared/deps";
+import { chatsRoutes } from "../chats";
+import { chatRoutes } from "../health/chat";
+import { profileRoutes } from "../health/profile";
+import { symptomRoutes } from "../health/symptoms";
+import { trackerReportRoutes } from "../health/trackerReports";
+import { trackerRoutes } from "../health/trackers";
+import { WEBSITE } from "../mount";
+import { transcribeRoutes } from "../transcribe";
+import { uploadRoutes } from "../uploads";
+
+/**
+ * The v1 health surface again under `/api/…` for the website's pages: the same route plugins
+ * (handlers, schemas, service verbs), mounted a second time. The session guard authenticates
+ * these paths, checks CSRF and charges the same hourly limit; the access policy gives them the
+ * same plan gate as v1. Papers, conditions, medication and the account stay API-only.
+ */
+export function websiteMirrorRoutes(deps: Deps) {
+  return new Elysia({ name: "routes/website/mirrors" })
+    .use(symptomRoutes(WEBSITE))
+    .use(profileRoutes(deps, WEBSITE))
+    .use(trackerRoutes(deps, WEBSITE))
+    .use(trackerReportRoutes(deps, WEBSITE))
+    .use(chatRoutes(deps, WEBSITE))
+    .use(chatsRoutes(deps, WEBSITE))
+    .use(uploadRoutes(deps, WEBSITE))
+    .use(transcribeRoutes(deps, WEBSITE));
+}
