@@ -14,6 +14,7 @@ import { createTracker, healthAccount } from "../helpers/health";
 import { call, createTestAccount, errorOf, type TestApp } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
 import { checkHistograms, type Exposition, parseExposition, samplesOf, sumOf } from "../helpers/prometheus";
+import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../helpers/upstream";
 
 const TOKEN = "metrics-token-for-tests-0123456789";
 const TRACKER_ROUTE = "/api/v1/health/trackers/:trackerId";
@@ -26,13 +27,15 @@ let scraper: TestApp;
 let key: string;
 let workers: Workers;
 let events: QueueEvents;
+let upstream: UpstreamFixtures;
 
 beforeAll(async () => {
-  deps = await testDeps();
+  upstream = startUpstreamFixtures();
+  deps = withUpstream(await testDeps(), upstream);
   app = createApp(deps);
   scraper = createApp({ ...deps, env: { ...deps.env, METRICS_TOKEN: TOKEN } });
   key = (await healthAccount(deps, app)).apiKey;
-  workers = await startWorkers(deps, { queues: ["chat", "maintenance", "papers"] });
+  workers = await startWorkers(deps, { queues: ["chat", "rxnav", "openfda", "maintenance", "papers"] });
   events = new QueueEvents("maintenance", {
     connection: createRedis(redisUrl(deps.env), "worker"),
     prefix: deps.env.REDIS_PREFIX,
@@ -43,6 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await events?.close();
   await workers?.close();
+  await upstream?.stop();
 });
 
 async function scrape(): Promise<Exposition> {
@@ -168,13 +172,25 @@ describe("GET /metrics: chat streams", () => {
     expect(await streams()).toBe(before);
   });
 
-  test("a client that disconnects mid-stream is no longer counted", async () => {
-    const before = await streams();
-    const reader = sseEvents(await streamTurn());
-    await reader.next();
-    expect(await streams()).toBe(before + 1);
-    await reader.disconnect();
-    expect(await streams()).toBe(before);
+  test("a client that disconnects mid-stream is no longer counted, while its turn goes on", async () => {
+    // The turn's medication lookup waits on a stalled upstream, so only the disconnect can end the relay.
+    await deps.sql`delete from reference_cache`;
+    upstream.mode = "stall";
+    try {
+      const before = await streams();
+      const response = await call(app, "/api/v1/health/chat", {
+        method: "POST",
+        key,
+        body: { message: "adalimumab warnings", stream: true },
+      });
+      const reader = sseEvents(response);
+      await reader.until("tool-input-available");
+      expect(await streams()).toBe(before + 1);
+      await reader.disconnect();
+      expect(await streams()).toBe(before);
+    } finally {
+      upstream.mode = "normal";
+    }
   });
 });
 
