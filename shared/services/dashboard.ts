@@ -58,7 +58,7 @@ export async function createAccountKey(deps: DashboardDeps, accountId: string) {
 export async function revokeAccountKey(deps: DashboardDeps, accountId: string, keyId: string) {
   const { keys } = await listAccountKeys(deps, accountId);
   if (!keys.some((key) => key.id === keyId)) throw new AppError("NOT_FOUND", `Unknown key: ${keyId}`);
-  await revokeKey(deps, keyId).catch(unavailable("Redis"));
+  await revokeKey(deps, keyId).catch(unavailable("PostgreSQL or Redis"));
   return { id: keyId, revoked: true as const };
 }
 

@@ -83,30 +83,28 @@ export async function signIn(
   const email = normalizeEmail(input.email);
   const pair = createHash("sha256").update(`${email}\n${input.client}`).digest("hex");
   const throttleKey = `${deps.redisPrefix}:signin:${pair}`;
-  await refuseWhenThrottled(deps.redis, throttleKey);
+  // The attempt counts as a failure until the password proves right, so parallel guesses cannot
+  // all slip past the limit before any of them is recorded.
+  await countAttempt(deps.redis, throttleKey);
   const row = await fromPostgres(repo.findWebAccountByEmail(deps.sql, email));
   const ok = await Bun.password.verify(input.password, row?.passwordHash ?? (await dummy()));
-  if (!row?.passwordHash || !ok) {
-    await deps.redis
-      .multi()
-      .incr(throttleKey)
-      .expire(throttleKey, SIGNIN_WINDOW_SECONDS, "NX")
-      .exec()
-      .catch(unavailable("Redis"));
-    throw new AppError("UNAUTHORIZED", WRONG_CREDENTIALS);
-  }
+  if (!row?.passwordHash || !ok) throw new AppError("UNAUTHORIZED", WRONG_CREDENTIALS);
   await deps.redis.del(throttleKey).catch(unavailable("Redis"));
   const session = await createSession(deps, row.id);
   return { account: { id: row.id, email: row.email, plan: row.plan }, session };
 }
 
-async function refuseWhenThrottled(redis: Redis, key: string): Promise<void> {
-  const [[, failures], [, ttl]] = (await redis.multi().get(key).ttl(key).exec().catch(unavailable("Redis"))) as [
-    [unknown, string | null],
-    [unknown, number],
-  ];
-  if (Number(failures ?? 0) < SIGNIN_MAX_FAILURES) return;
-  const retryAfter = String(Math.max(1, ttl));
+async function countAttempt(redis: Redis, key: string): Promise<void> {
+  const replies = await redis
+    .multi()
+    .incr(key)
+    .expire(key, SIGNIN_WINDOW_SECONDS, "NX")
+    .ttl(key)
+    .exec()
+    .catch(unavailable("Redis"));
+  const attempts = Number(replies?.[0]?.[1] ?? 0);
+  if (attempts <= SIGNIN_MAX_FAILURES) return;
+  const retryAfter = String(Math.max(1, Number(replies?.[2]?.[1] ?? SIGNIN_WINDOW_SECONDS)));
   throw new AppError("RATE_LIMITED", `Too many failed sign-ins; retry in ${retryAfter} s.`, {
     headers: { "Retry-After": retryAfter },
   });

@@ -150,6 +150,15 @@ describe("sign-in", () => {
     expect((await signIn(other.email, TEST_PASSWORD)).status).toBe(200);
   });
 
+  test("parallel guesses cannot outrun the count: of 12 at once, at most 5 are checked", async () => {
+    const user = await webUser(app, deps);
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => signIn(user.email, `parallel guess ${i}`).then((r) => r.status)),
+    );
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(7);
+  });
+
   test("a success clears earlier failures", async () => {
     const user = await webUser(app, deps);
     for (let i = 0; i < 4; i++) await signIn(user.email, "wrong password!");
