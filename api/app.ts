@@ -1,6 +1,7 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import type { Deps } from "../shared/deps";
+import { publicUrl } from "../shared/env";
 import { ERROR_KINDS } from "../shared/errors";
 import { registerFormats } from "../shared/formats";
 import { createAuthenticator } from "../shared/services/authenticate";
@@ -31,7 +32,11 @@ import { websiteAuthRoutes } from "./routes/website/auth";
 import { websiteDashboardRoutes } from "./routes/website/dashboard";
 import { websiteMirrorRoutes } from "./routes/website/mirrors";
 
-const DOCS = openapi({
+/**
+ * The plugin is built per app (`.use(openapi(DOCS))`): it serves /docs as one prepared Response,
+ * which a second app in the same process (tests) would find already read.
+ */
+const DOCS: Parameters<typeof openapi>[0] = {
   path: "/docs",
   specPath: "/openapi.json",
   exclude: { paths: ["/docs", "/openapi.json"] },
@@ -54,7 +59,7 @@ const DOCS = openapi({
       },
     },
   },
-});
+};
 
 /** The whole HTTP API as one Elysia app. Tests drive it in-process with `app.handle(request)`. */
 export function createApp(deps: Deps) {
@@ -70,12 +75,12 @@ export function createApp(deps: Deps) {
   return new Elysia({ normalize: false })
     .use(httpMetrics)
     .use(errorHandler(deps.log))
-    .use(requestContext(deps.log))
+    .use(requestContext(deps.log, { https: publicUrl(deps.env).startsWith("https://") }))
     .use(bodyLimit(deps.env))
     .use(corsPolicy())
     .use(accessGuard(authenticator, deps.plans))
     .use(sessionGuard(deps))
-    .use(DOCS)
+    .use(openapi(DOCS))
     .use(systemRoutes(deps))
     .use(metricsRoutes(deps))
     .use(accountRoutes(deps.plans))

@@ -43,6 +43,11 @@ export function initState(request: Request): RequestState {
   return state;
 }
 
+/** A request replaced by a copy (a chunked body read and counted) keeps its id and timing. */
+export function moveState(from: Request, to: Request): void {
+  states.set(to, stateOf(from));
+}
+
 /** The authenticated caller and its rate decision; only routes behind an access policy may ask. */
 export function callerOf(request: Request): { principal: Principal; rate: RateDecision } {
   const state = stateOf(request);

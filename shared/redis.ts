@@ -59,5 +59,7 @@ export function redisKeys(prefix: string) {
     turnLog: (turnId: string) => `${prefix}:turnlog:${turnId}`,
     /** The turn of a chat that is in progress, if any (for GET …/stream). */
     chatActiveTurn: (chatId: string) => `${prefix}:chatturn:${chatId}`,
+    /** Held while a signed upload PUT stores its bytes, so two PUTs to one URL cannot both write. */
+    uploadPut: (fileId: string) => `${prefix}:uploadput:${fileId}`,
   };
 }

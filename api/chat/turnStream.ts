@@ -4,10 +4,13 @@ import { chatStreamsActive } from "../../shared/serviceMetrics";
 const encoder = new TextEncoder();
 const activeStreams = chatStreamsActive.labels();
 
-/** Response headers of the UI message stream protocol (the AI SDK's `useChat` reads these). */
+/**
+ * Response headers of the UI message stream protocol (the AI SDK's `useChat` reads these). The
+ * stream holds health data: no-store (not the SDK's no-cache), like every other API response.
+ */
 export const UI_STREAM_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
-  "cache-control": "no-cache, no-transform",
+  "cache-control": "no-store, no-transform",
   "x-vercel-ai-ui-message-stream": "v1",
   "x-accel-buffering": "no",
 };

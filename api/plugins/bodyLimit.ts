@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
 import { AUDIO_MAX_BYTES } from "../../shared/transcription/audio";
+import { moveState } from "../requestState";
 import { pathOf } from "./access";
 
 /** Largest request body of every route not listed below. */
@@ -17,25 +18,63 @@ function routeLimits(env: Env): { path: RegExp; limit: number }[] {
   ];
 }
 
+/** The body limit of one path. */
+export function bodyLimitFor(env: Env, path: string): number {
+  return routeLimits(env).find((route) => route.path.test(path))?.limit ?? DEFAULT_MAX_BODY_BYTES;
+}
+
 /**
  * Bun's `maxRequestBodySize` is one limit for the whole server, so it is set to the largest route
- * limit and this hook holds every other route to its own, by the declared Content-Length, before
- * the key check (as the server-wide limit did). A body sent without Content-Length (chunked) is
- * bounded by the server-wide limit only.
+ * limit and this hook holds every other route to its own before the key check (as the server-wide
+ * limit did): by the declared Content-Length when there is one (a body longer than declared is cut
+ * there by Bun's HTTP parser), else by reading at most the limit of a chunked body.
  */
 export function serverMaxBodyBytes(env: Env): number {
   return Math.max(DEFAULT_MAX_BODY_BYTES, ...routeLimits(env).map((route) => route.limit));
 }
 
+const tooLarge = (limit: number) =>
+  new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than this endpoint's ${limit} bytes.`);
+
 export function bodyLimit(env: Env) {
-  const limits = routeLimits(env);
-  return new Elysia({ name: "body-limit" }).onRequest(({ request }) => {
-    const declared = Number(request.headers.get("content-length") ?? 0);
-    if (!(declared > DEFAULT_MAX_BODY_BYTES)) return;
-    const path = pathOf(request.url);
-    const limit = limits.find((route) => route.path.test(path))?.limit ?? DEFAULT_MAX_BODY_BYTES;
-    if (declared > limit) {
-      throw new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than this endpoint's ${limit} bytes.`);
+  return new Elysia({ name: "body-limit" }).onRequest(async (context) => {
+    const { request } = context;
+    const length = request.headers.get("content-length");
+    if (length !== null) {
+      const declared = Number(length);
+      if (!(declared > DEFAULT_MAX_BODY_BYTES)) return;
+      const limit = bodyLimitFor(env, pathOf(request.url));
+      if (declared > limit) throw tooLarge(limit);
+      return;
     }
+    if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS" || !request.body) return;
+    context.request = await withCountedBody(request, bodyLimitFor(env, pathOf(request.url)));
   });
+}
+
+/**
+ * A body without Content-Length (chunked) is read up to the route's limit, then the request goes on
+ * with those bytes and their length; one byte more and reading stops with 413. Routes with large
+ * limits (uploads, audio) buffer the whole body anyway.
+ */
+async function withCountedBody(request: Request, limit: number): Promise<Request> {
+  const reader = (request.body as ReadableStream<Uint8Array>).getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    received += value.length;
+    if (received > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const headers = new Headers(request.headers);
+  headers.set("content-length", String(received));
+  headers.delete("transfer-encoding");
+  const counted = new Request(request.url, { method: request.method, headers, body: Buffer.concat(chunks) });
+  moveState(request, counted);
+  return counted;
 }

@@ -3,13 +3,41 @@ import type { Logger } from "../../shared/log";
 import { initState, stateOf } from "../requestState";
 import { pathOf } from "./access";
 
-/** Headers every response carries; API responses hold account data, so nothing is cached by default. */
+/** A JSON answer loads nothing, runs nothing and may not be framed, even if a browser renders it. */
+const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/**
+ * /docs is Scalar's page from its CDN (`@elysiajs/openapi`): its script, its inline styles, its
+ * fonts, and the document (and "try it" requests) from here.
+ */
+const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src https://cdn.jsdelivr.net",
+  "style-src 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.scalar.com",
+  "font-src data: https://cdn.jsdelivr.net https://fonts.scalar.com",
+  "img-src 'self' data: https:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join("; ");
+
+/**
+ * Headers every response carries; API responses hold account data, so nothing is cached by
+ * default. Routes that serve HTML (/docs, the website's pages) replace the CSP with their own.
+ * CORP only limits no-cors loads (`<script>`, `<img>` from another site); CORS fetches are unaffected.
+ */
 const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
   "cache-control": "no-store",
+  "content-security-policy": API_CSP,
+  "cross-origin-resource-policy": "same-origin",
 } as const;
+
+/** A year; sent only when the service is reached over HTTPS (browsers ignore it over plain HTTP). */
+const HSTS = "max-age=31536000";
 
 /** The one access-log line of a request (never the key, never the query string: it can hold health terms). */
 export function logRequest(log: Logger, request: Request, status: number, route?: string): void {
@@ -25,16 +53,18 @@ export function logRequest(log: Logger, request: Request, status: number, route?
 }
 
 /**
- * Starts each request (request id, security headers) and writes its access-log line: here for
+ * Starts each request (request id, security headers; HSTS when the public URL is HTTPS) and writes its access-log line: here for
  * handled requests and CORS preflights, in the error handler for failures. Not `onAfterResponse`:
  * Elysia runs that through a `setImmediate` and an async closure per request, about 10 % of the
  * API's CPU on cheap routes.
  */
-export function requestContext(log: Logger) {
+export function requestContext(log: Logger, options: { https?: boolean } = {}) {
+  const headers = options.https ? { ...SECURITY_HEADERS, "strict-transport-security": HSTS } : SECURITY_HEADERS;
   return new Elysia({ name: "request-context" })
     .onRequest(({ request, set }) => {
       const state = initState(request);
-      Object.assign(set.headers, SECURITY_HEADERS);
+      Object.assign(set.headers, headers);
+      if (pathOf(request.url) === "/docs") set.headers["content-security-policy"] = DOCS_CSP;
       set.headers["x-request-id"] = state.requestId;
       // Preflights are answered by the CORS plugin right after this hook, always with 204.
       if (request.method === "OPTIONS") logRequest(log, request, 204);

@@ -167,6 +167,8 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
       usage,
       finishReason,
       promptVersion: PROMPT_VERSION,
+      // The instructions carried the profile, so the reply may quote it anywhere: shares withhold it.
+      profileInPrompt: profile?.consentGiven === true,
       createdAt: new Date().toISOString(),
     },
   };

@@ -81,11 +81,16 @@ export async function revokeChatShares(ctx: ChatsCtx, caller: Caller, id: string
 const PERSONAL_TOOLS = new Set(["get_health_profile", "list_health_logs", "summarize_health_log"]);
 
 /**
- * A reply that read the person's profile or logs may quote them anywhere in its text, so such a
- * reply is withheld whole in a shared copy; other replies keep their parts. Metadata is dropped.
+ * A reply that read the person's profile or logs may quote them anywhere in its text (and in the
+ * inputs of other tools it called), so such a reply is withheld whole in a shared copy: one that
+ * called a personal tool, and one written with the profile in the model's instructions (every reply
+ * of an account with consent; see healthInstructions). Other replies keep their parts. Metadata is
+ * dropped.
  */
 function withoutPersonalData(message: StoredUIMessage): StoredUIMessage {
-  const personal = message.parts.some((part) => PERSONAL_TOOLS.has(part.type.replace(/^tool-/, "")));
+  const profileInPrompt = (message.metadata as { profileInPrompt?: unknown } | undefined)?.profileInPrompt === true;
+  const personal =
+    profileInPrompt || message.parts.some((part) => PERSONAL_TOOLS.has(part.type.replace(/^tool-/, "")));
   const parts = personal
     ? [{ type: "text", text: "[Withheld: this reply used the person's health profile or logs.]" }]
     : message.parts;

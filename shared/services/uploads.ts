@@ -3,6 +3,7 @@ import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { isUuid } from "../formats";
 import { enqueue } from "../queue";
+import { redisKeys } from "../redis";
 import type { PresignInput, UploadInfo } from "../uploads/schemas";
 import { signUpload, verifyUpload } from "../uploads/signing";
 import { uploadKey } from "../uploads/storage";
@@ -79,7 +80,7 @@ const forbidden = (why: string) => new AppError("FORBIDDEN", `This upload URL is
  * Nothing is stored unless every check passed.
  */
 export async function receiveSignedUpload(
-  ctx: UploadsCtx,
+  ctx: UploadsCtx & Pick<Deps, "redis">,
   fileId: string,
   request: {
     expires: number;
@@ -95,8 +96,32 @@ export async function receiveSignedUpload(
   if (!verifyUpload(ctx.uploads.secret, signed, request.signature)) throw forbidden("bad signature");
   if (request.expires * 1000 < Date.now()) throw forbidden("expired");
   if (request.contentType !== row.contentType) throw forbidden(`the Content-Type must be ${row.contentType}`);
-  if (row.status !== "pending")
-    throw new AppError("CONFLICT", "These bytes were already uploaded; the URL is single-use.");
+  if (row.status !== "pending") throw usedUp();
+  // One PUT at a time per URL: two racing PUTs would both pass the check above, and the later write
+  // would replace the bytes of the one answered 200. The status is read again under the lock.
+  const lock = redisKeys(ctx.env.REDIS_PREFIX).uploadPut(fileId);
+  const locked = await ctx.redis.set(lock, "1", "PX", UPLOAD_PUT_LOCK_MS, "NX").catch(unavailable("Redis"));
+  if (locked !== "OK")
+    throw new AppError("CONFLICT", "Another upload to this URL is in progress; the URL is single-use.");
+  try {
+    if ((await db(findUploadById(ctx.sql, fileId)))?.status !== "pending") throw usedUp();
+    return await storeSignedUpload(ctx, fileId, row, request);
+  } finally {
+    await ctx.redis.del(lock).catch(() => {});
+  }
+}
+
+const usedUp = () => new AppError("CONFLICT", "These bytes were already uploaded; the URL is single-use.");
+
+/** Long enough for a slow client to send UPLOAD_MAX_BYTES; a crashed holder frees the URL after it. */
+const UPLOAD_PUT_LOCK_MS = 300_000;
+
+async function storeSignedUpload(
+  ctx: UploadsCtx,
+  fileId: string,
+  row: UploadRow,
+  request: { contentLength: number | undefined; body: () => Promise<Uint8Array> },
+): Promise<{ fileId: string; status: "uploaded" }> {
   const tooLarge = () =>
     new AppError("PAYLOAD_TOO_LARGE", `This upload was declared as ${row.size} bytes; send exactly that many.`);
   if (request.contentLength !== undefined && request.contentLength > row.size) throw tooLarge();
@@ -107,9 +132,7 @@ export async function receiveSignedUpload(
   }
   const key = uploadKey(row.accountId, fileId);
   await ctx.uploads.storage.write(key, bytes).catch(unavailable("Upload storage"));
-  if (!(await db(moveUpload(ctx.sql, fileId, ["pending"], "uploaded")))) {
-    throw new AppError("CONFLICT", "These bytes were already uploaded; the URL is single-use.");
-  }
+  if (!(await db(moveUpload(ctx.sql, fileId, ["pending"], "uploaded")))) throw usedUp();
   return { fileId, status: "uploaded" };
 }
 

@@ -443,11 +443,12 @@ async function snapshotOf(accountId: string): Promise<string> {
     where tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = 'public'`;
   const parts: string[] = [];
   for (const table of tables) {
-    let rows: unknown[];
+    let rows: readonly { row: unknown }[];
     if (table === "accounts") {
-      rows = await sql`select to_jsonb(t) as row from accounts t where id = ${accountId}`;
+      rows = await sql<{ row: unknown }[]>`select to_jsonb(t) as row from accounts t where id = ${accountId}`;
     } else if (hasColumn(table, "account_id")) {
-      rows = await sql`select to_jsonb(t) as row from ${sql(table)} t where account_id = ${accountId} order by 1::text`;
+      rows = await sql<{ row: unknown }[]>`
+        select to_jsonb(t) as row from ${sql(table)} t where account_id = ${accountId} order by to_jsonb(t)::text`;
     } else {
       const link = parents.find((p) => p.child === table && hasColumn(p.parent as string, "account_id"));
       if (!link) {
@@ -455,12 +456,12 @@ async function snapshotOf(accountId: string): Promise<string> {
         expect(GLOBAL_TABLES[table], `table ${table}: add it to the snapshot or to GLOBAL_TABLES`).toBeString();
         continue;
       }
-      rows = await sql`
+      rows = await sql<{ row: unknown }[]>`
         select to_jsonb(t) as row from ${sql(table)} t
         where ${sql(link.column as string)} in (select id from ${sql(link.parent as string)} where account_id = ${accountId})
-        order by 1::text`;
+        order by to_jsonb(t)::text`;
     }
-    parts.push(`${table}: ${rows.map((r) => JSON.stringify((r as { row: unknown }).row)).join("\n")}`);
+    parts.push(`${table}: ${rows.map((r) => JSON.stringify(r.row)).join("\n")}`);
   }
   return parts.join("\n\n");
 }
