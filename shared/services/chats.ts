@@ -89,8 +89,7 @@ const PERSONAL_TOOLS = new Set(["get_health_profile", "list_health_logs", "summa
  */
 function withoutPersonalData(message: StoredUIMessage): StoredUIMessage {
   const profileInPrompt = (message.metadata as { profileInPrompt?: unknown } | undefined)?.profileInPrompt === true;
-  const personal =
-    profileInPrompt || message.parts.some((part) => PERSONAL_TOOLS.has(part.type.replace(/^tool-/, "")));
+  const personal = profileInPrompt || message.parts.some((part) => PERSONAL_TOOLS.has(part.type.replace(/^tool-/, "")));
   const parts = personal
     ? [{ type: "text", text: "[Withheld: this reply used the person's health profile or logs.]" }]
     : message.parts;
