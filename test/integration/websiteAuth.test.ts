@@ -264,3 +264,35 @@ describe("where each credential works", () => {
     expect(viaHeader.status).toBe(401);
   });
 });
+
+describe("over a real port", () => {
+  test("sign-up, the cookie round trip, throttling by client address and sign-out through Bun's server", async () => {
+    const server = createApp(deps).listen({ hostname: "127.0.0.1", port: 0 });
+    try {
+      const base = `http://127.0.0.1:${server.server?.port}`;
+      const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+        fetch(`${base}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: base, ...headers },
+          body: JSON.stringify(body),
+        });
+      const email = uniqueEmail("port");
+      const signedUp = await post("/api/auth/signup", { email, password: TEST_PASSWORD });
+      expect(signedUp.status).toBe(201);
+      expect(signedUp.headers.getSetCookie()).toHaveLength(1);
+      const cookie = sessionCookieOf(signedUp);
+      const { csrfToken } = (await signedUp.json()) as { csrfToken: string };
+      expect((await fetch(`${base}/api/auth/session`, { headers: { cookie } })).status).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect((await post("/api/auth/signin", { email, password: "wrong guess!" })).status).toBe(401);
+      expect((await post("/api/auth/signin", { email, password: TEST_PASSWORD })).status).toBe(429);
+      // The same email through the in-process app has another client address ("unknown"): not throttled.
+      expect((await signIn(email, TEST_PASSWORD)).status).toBe(200);
+      const out = await post("/api/auth/signout", {}, { cookie, "x-csrf-token": csrfToken });
+      expect(out.status).toBe(204);
+      expect((await fetch(`${base}/api/auth/session`, { headers: { cookie } })).status).toBe(401);
+    } finally {
+      await server.stop();
+    }
+  });
+});
