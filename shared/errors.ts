@@ -1,3 +1,5 @@
+import { withoutKeys } from "./keys";
+
 /**
  * The one error class and the one status table. Services throw `AppError(kind, …)`; the API's
  * error handler turns it into `{"error": {code, message, requestId, details?}}` with the status
@@ -60,7 +62,8 @@ export class AppError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(kind: ErrorKind, message: string, options: AppErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // Messages may repeat what the client sent; a key pasted there is not repeated (nor logged).
+    super(withoutKeys(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "AppError";
     this.kind = kind;
     this.details = options.details;

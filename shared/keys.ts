@@ -14,6 +14,17 @@ export function generateApiKey(): string {
   return `${KEY_PREFIX}_${base58(randomBytes(32))}`;
 }
 
+const KEY_LIKE = new RegExp(`${KEY_PREFIX}_[${ALPHABET}]{16,}`, "g");
+
+/**
+ * The text with anything shaped like a key (or most of one) replaced: for texts that repeat what
+ * a client sent (a not-found message naming the id it was given, an unmatched path in the access
+ * log), in case a client pasted its key there.
+ */
+export function withoutKeys(text: string): string {
+  return text.includes(`${KEY_PREFIX}_`) ? text.replace(KEY_LIKE, `${KEY_PREFIX}_[removed]`) : text;
+}
+
 /** Cheap shape check before any lookup: malformed keys never reach Redis or PostgreSQL. */
 export function isWellFormedKey(key: string): boolean {
   return KEY_SHAPE.test(key);

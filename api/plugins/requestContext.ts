@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { withoutKeys } from "../../shared/keys";
 import type { Logger } from "../../shared/log";
 import { initState, stateOf } from "../requestState";
 import { pathOf } from "./access";
@@ -45,7 +46,8 @@ export function logRequest(log: Logger, request: Request, status: number, route?
   log.info("request", {
     requestId: state.requestId,
     method: request.method,
-    route: route || pathOf(request.url),
+    // An unmatched path is logged as sent, minus anything shaped like a key.
+    route: route || withoutKeys(pathOf(request.url)),
     status,
     durationMs: Math.round((performance.now() - state.startedAt) * 100) / 100,
     accountId: state.principal?.accountId,
