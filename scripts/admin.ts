@@ -8,16 +8,19 @@
  *   bun run admin keys:create --account <id>
  *   bun run admin keys:revoke --key-id <id>
  *   bun run admin keys:list --account <id>
+ *   bun run admin accounts:set-password --account <id>   (a generated website password, printed once)
  */
 import { parseArgs } from "node:util";
+import { findAccountById } from "../shared/db/repositories/accounts";
 import { createSql } from "../shared/db/sql";
 import { databaseUrl, loadEnv, redisUrl } from "../shared/env";
 import { AppError } from "../shared/errors";
 import { isPlanId, PLAN_IDS, type PlanId } from "../shared/plans";
 import { createRedis, redisReady } from "../shared/redis";
 import * as accounts from "../shared/services/accounts";
+import { generatePassword, setPassword } from "../shared/services/webAuth";
 
-const USAGE = `usage: bun run admin <accounts:create|accounts:set-plan|keys:create|keys:revoke|keys:list> [options]`;
+const USAGE = `usage: bun run admin <accounts:create|accounts:set-plan|accounts:set-password|keys:create|keys:revoke|keys:list> [options]`;
 
 function parseOptions(args: string[]): Record<string, string | undefined> {
   try {
@@ -74,11 +77,25 @@ function run(command: string | undefined, values: Record<string, string | undefi
       return accounts.createKey(deps, required(values.account, "--account"));
     case "keys:revoke":
       return accounts.revokeKey(deps, required(values["key-id"], "--key-id"));
+    case "accounts:set-password":
+      return setWebsitePassword(deps, required(values.account, "--account"));
     case "keys:list":
       return accounts.listKeys(deps, required(values.account, "--account")).then((keys) => ({ keys }));
     default:
       throw new AppError("BAD_REQUEST", USAGE);
   }
+}
+
+/**
+ * A new website password for an existing account: generated (so it never sits in a shell history),
+ * printed once; the account's sessions end.
+ */
+async function setWebsitePassword(deps: accounts.AccountDeps, accountId: string) {
+  const known = /^[0-9a-f-]{36}$/i.test(accountId) && (await findAccountById(deps.sql, accountId));
+  if (!known) throw new AppError("NOT_FOUND", `Unknown account: ${accountId}`);
+  const password = generatePassword();
+  await setPassword(deps, accountId, password);
+  return { accountId, password };
 }
 
 main().then(

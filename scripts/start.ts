@@ -78,7 +78,8 @@ async function main() {
   if (demoLogin.password) {
     say(`Website ${base}/  sign in as ${demoLogin.email} with password (shown this once): ${demoLogin.password}`);
   } else {
-    say(`Website ${base}/  sign in as ${demoLogin.email} (its password was printed on the first start).`);
+    say(`Website ${base}/  sign in as ${demoLogin.email} (its password was printed on the first start;`);
+    say(`  a new one: bun run admin accounts:set-password --account ${demo.accountId})`);
   }
   say();
   say("Ctrl-C stops everything.");

@@ -5,7 +5,7 @@ import { createSql, type Sql } from "../../shared/db/sql";
 import { databaseUrl, type Env, redisUrl } from "../../shared/env";
 import { createRedis } from "../../shared/redis";
 import { createAccount } from "../../shared/services/accounts";
-import { accountHasPassword, setPassword } from "../../shared/services/webAuth";
+import { accountHasPassword, generatePassword, setPassword } from "../../shared/services/webAuth";
 
 export const DEMO_EMAIL = "demo@example.com";
 
@@ -35,7 +35,7 @@ export async function seedDemoLogin(env: Env, accountId: string): Promise<{ emai
   const sql = createSql(databaseUrl(env), { max: 1 });
   try {
     if (await accountHasPassword({ sql }, accountId)) return { email: DEMO_EMAIL };
-    const password = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64url");
+    const password = generatePassword();
     await setPassword({ sql }, accountId, password);
     return { email: DEMO_EMAIL, password };
   } finally {

@@ -110,9 +110,23 @@ async function countAttempt(redis: Redis, key: string): Promise<void> {
   });
 }
 
-/** Sets (or replaces) an account's website password; the demo seed and tests use it. */
+/**
+ * Sets (or replaces) an account's website password and ends its sessions, so a reset locks out
+ * whoever knew the old one. The demo seed and the admin CLI use it.
+ */
 export async function setPassword(deps: Pick<WebAuthDeps, "sql">, accountId: string, password: string) {
-  await fromPostgres(repo.upsertPassword(deps.sql, accountId, await hashPassword(password)));
+  const passwordHash = await hashPassword(password);
+  await fromPostgres(
+    deps.sql.begin(async (tx) => {
+      await repo.upsertPassword(tx, accountId, passwordHash);
+      await repo.deleteSessionsByAccount(tx, accountId);
+    }),
+  );
+}
+
+/** A random password for an operator to hand over (24 characters of base64url, 144 bits). */
+export function generatePassword(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64url");
 }
 
 export function accountHasPassword(deps: Pick<WebAuthDeps, "sql">, accountId: string): Promise<boolean> {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
 import type { Deps } from "../../shared/deps";
 import { call, createTestAccount, errorOf, json, mcpCall, type TestApp } from "../helpers/http";
-import { testDeps } from "../helpers/infra";
+import { processEnvFor, testDeps, testWorld } from "../helpers/infra";
 import { sessionCookieOf, TEST_PASSWORD, uniqueEmail, webCall, webUser } from "../helpers/website";
 
 let deps: Deps;
@@ -226,6 +226,30 @@ describe("sessions", () => {
       expect(response.status).toBe(401);
     }
     expect((await call(app, "/api/dashboard/usage")).status).toBe(401);
+  });
+});
+
+describe("password reset by an operator", () => {
+  test("admin accounts:set-password prints a new password, which works; the old one and every session do not", async () => {
+    const user = await webUser(app, deps);
+    const { env } = await testWorld();
+    const cli = Bun.spawnSync(
+      [process.execPath, "scripts/admin.ts", "accounts:set-password", "--account", user.accountId],
+      { env: { ...processEnvFor(env), LOG_LEVEL: "silent" } },
+    );
+    expect(cli.exitCode).toBe(0);
+    const out = JSON.parse(cli.stdout.toString()) as { accountId: string; password: string };
+    expect(out.accountId).toBe(user.accountId);
+    expect(out.password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect((await webCall(app, user, "/api/auth/session")).status).toBe(401);
+    expect((await signIn(user.email, TEST_PASSWORD)).status).toBe(401);
+    expect((await signIn(user.email, out.password)).status).toBe(200);
+    const unknown = Bun.spawnSync(
+      [process.execPath, "scripts/admin.ts", "accounts:set-password", "--account", crypto.randomUUID()],
+      { env: { ...processEnvFor(env), LOG_LEVEL: "silent" } },
+    );
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr.toString()).toContain("NOT_FOUND");
   });
 });
 

@@ -91,6 +91,10 @@ export async function deleteSessionByTokenHash(sql: Db, tokenHash: Buffer): Prom
   return result.count > 0;
 }
 
+export async function deleteSessionsByAccount(sql: Db, accountId: string): Promise<void> {
+  await sql`delete from web_sessions where account_id = ${accountId}`;
+}
+
 /** Expired sessions are removed lazily, when their account signs in again. */
 export async function deleteExpiredSessions(sql: Db, accountId: string): Promise<void> {
   await sql`delete from web_sessions where account_id = ${accountId} and expires_at <= now()`;
