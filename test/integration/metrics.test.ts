@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { QueueEvents } from "bullmq";
 import { createApp } from "../../api/app";
+import { stopProcess } from "../../scripts/lib/processes";
 import type { Deps } from "../../shared/deps";
 import { redisUrl } from "../../shared/env";
 import { createJobMetricsRecorder, JOB_DURATION_BUCKETS, JOB_STATES } from "../../shared/jobMetrics";
@@ -12,7 +13,7 @@ import { startWorkers, type Workers } from "../../workers/runner";
 import { sseEvents } from "../helpers/chat";
 import { createTracker, healthAccount } from "../helpers/health";
 import { call, createTestAccount, errorOf, type TestApp } from "../helpers/http";
-import { testDeps } from "../helpers/infra";
+import { processEnvFor, testDeps } from "../helpers/infra";
 import { checkHistograms, type Exposition, parseExposition, samplesOf, sumOf } from "../helpers/prometheus";
 import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../helpers/upstream";
 
@@ -59,8 +60,8 @@ const requests = (exposition: Exposition, labels: Record<string, string>) =>
   sumOf(exposition, "http_requests_total", labels);
 
 /** Scrapes until `done` holds (job durations reach Redis in the workers' next flush, within a second). */
-async function scrapeUntil(done: (exposition: Exposition) => boolean): Promise<Exposition> {
-  for (let attempt = 0; attempt < 100; attempt++) {
+async function scrapeUntil(done: (exposition: Exposition) => boolean, attempts = 100): Promise<Exposition> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
     const exposition = await scrape();
     if (done(exposition)) return exposition;
     await Bun.sleep(100);
@@ -236,6 +237,26 @@ describe("GET /metrics: queues and jobs", () => {
     const after = await scrapeUntil((exposition) => count(exposition) > count(before));
     expect(count(after) - count(before)).toBe(1);
   });
+
+  test("a worker process of its own (workers/main.ts) reports its jobs through Redis", async () => {
+    const completed = { queue: "uploads", outcome: "completed" };
+    const count = (exposition: Exposition) => sumOf(exposition, "job_duration_seconds_count", completed);
+    const before = count(await scrape());
+    const child = Bun.spawn([process.execPath, "workers/main.ts"], {
+      env: { ...processEnvFor(deps.env), WORKER_QUEUES: "uploads", LOG_LEVEL: "silent" },
+      stdout: "ignore",
+      stderr: "ignore",
+    });
+    try {
+      // A file that does not exist: the processor completes at once with status "missing".
+      await enqueue(deps.queues, "uploads.process", { fileId: crypto.randomUUID() });
+      // The child boots first (index settings, workers), then flushes within a second of the job.
+      const after = await scrapeUntil((exposition) => count(exposition) > before, 400);
+      expect(count(after) - before).toBe(1);
+    } finally {
+      await stopProcess(child);
+    }
+  }, 60_000);
 
   test("recorders in several processes add up in Redis, bucket by bucket", async () => {
     const labels = { queue: "conditions", outcome: "completed" };
