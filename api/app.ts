@@ -31,6 +31,7 @@ import { uploadRoutes } from "./routes/uploads";
 import { websiteAuthRoutes } from "./routes/website/auth";
 import { websiteDashboardRoutes } from "./routes/website/dashboard";
 import { websiteMirrorRoutes } from "./routes/website/mirrors";
+import { webRoutes } from "./web/plugin";
 
 /**
  * The plugin is built per app (`.use(openapi(DOCS))`): it serves /docs as one prepared Response,
@@ -99,7 +100,8 @@ export function createApp(deps: Deps) {
     .use(mcpRoutes(deps))
     .use(websiteAuthRoutes(deps))
     .use(websiteDashboardRoutes(deps))
-    .use(websiteMirrorRoutes(deps));
+    .use(websiteMirrorRoutes(deps))
+    .use(webRoutes());
 }
 
 export type App = ReturnType<typeof createApp>;

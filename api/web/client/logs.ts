@@ -1,0 +1,153 @@
+import { ApiError, api, describeError, type Session } from "./api";
+import { drawChart } from "./chart";
+import { busy, byId, formatTime, h, say } from "./dom";
+import { showPlanNotice } from "./profile";
+
+interface Entry {
+  id: string;
+  severity: number | null;
+  symptoms: string[];
+  temperature: number | null;
+  temperatureUnit: "C" | "F" | null;
+  activityImpact: string | null;
+  note: string | null;
+  recordedAt: string;
+}
+
+interface Tracker {
+  id: string;
+  title: string;
+  kind: string;
+  status: string;
+  entryCount: number;
+  entries: Entry[];
+}
+
+let session: Session;
+
+function handle(error: unknown, status: HTMLElement): void {
+  if (showPlanNotice(error, session)) return;
+  if (error instanceof ApiError && error.code === "CONSENT_REQUIRED") {
+    for (const notice of document.querySelectorAll<HTMLElement>(".consent-required")) notice.hidden = false;
+  }
+  say(status, describeError(error), "error");
+}
+
+const select = () => byId<HTMLSelectElement>("log-select");
+
+async function loadLogs(selectId?: string): Promise<void> {
+  const { trackers, consentGiven } = await api<{ trackers: Tracker[]; consentGiven: boolean }>(
+    "/api/health/trackers?limit=100",
+  );
+  if (!consentGiven)
+    for (const notice of document.querySelectorAll<HTMLElement>(".consent-required")) notice.hidden = false;
+  const options = trackers.map((tracker) =>
+    h("option", { value: tracker.id }, `${tracker.title} (${tracker.status}, ${tracker.entryCount} entries)`),
+  );
+  select().replaceChildren(...options);
+  byId("log-empty").hidden = trackers.length > 0;
+  select().hidden = trackers.length === 0;
+  const chosen = selectId ?? trackers[0]?.id;
+  if (chosen) {
+    select().value = chosen;
+    await showLog(chosen);
+  } else {
+    byId("entry-section").hidden = true;
+    byId("chart-section").hidden = true;
+  }
+}
+
+function entryRow(entry: Entry): HTMLTableRowElement {
+  return h(
+    "tr",
+    { "data-entry-id": entry.id },
+    h("td", {}, formatTime(entry.recordedAt)),
+    h("td", {}, entry.severity === null ? "—" : String(entry.severity)),
+    h("td", {}, entry.temperature === null ? "—" : `${entry.temperature} °${entry.temperatureUnit}`),
+    h("td", {}, entry.symptoms.join(", ") || "—"),
+    h("td", {}, entry.activityImpact ?? "—"),
+    h("td", {}, entry.note ?? ""),
+  );
+}
+
+async function showLog(id: string): Promise<void> {
+  const tracker = await api<Tracker>(`/api/health/trackers/${encodeURIComponent(id)}`);
+  byId("entry-section").hidden = tracker.status !== "active";
+  byId("entry-heading").textContent = `Add an entry to “${tracker.title}”`;
+  byId("chart-section").hidden = false;
+  const body = byId("entries-table").querySelector("tbody") as HTMLTableSectionElement;
+  body.replaceChildren(...tracker.entries.map(entryRow));
+  if (tracker.entries.length === 0) {
+    body.append(h("tr", {}, h("td", { colspan: "6" }, "No entries yet.")));
+    byId("chart").replaceChildren(h("p", { class: "muted" }, "The chart appears after the first entry."));
+    byId("chart-caption").textContent = "";
+  } else {
+    byId("chart-caption").textContent = drawChart(byId("chart"), tracker.entries);
+  }
+}
+
+/** The entry body from the form: only the observations that were filled in. */
+function entryBody(form: HTMLFormElement): Record<string, unknown> {
+  const data = new FormData(form);
+  const body: Record<string, unknown> = {};
+  const severity = String(data.get("severity") ?? "").trim();
+  if (severity) body.severity = Number(severity);
+  const temperature = String(data.get("temperature") ?? "").trim();
+  if (temperature) {
+    body.temperature = Number(temperature);
+    body.temperatureUnit = data.get("temperatureUnit");
+  }
+  const symptoms = String(data.get("symptoms") ?? "")
+    .split(",")
+    .map((symptom) => symptom.trim())
+    .filter(Boolean);
+  if (symptoms.length) body.symptoms = symptoms;
+  if (data.get("activityImpact")) body.activityImpact = data.get("activityImpact");
+  const note = String(data.get("note") ?? "").trim();
+  if (note) body.note = note;
+  return body;
+}
+
+export async function initLogs(current: Session): Promise<void> {
+  session = current;
+  const logForm = byId<HTMLFormElement>("log-form");
+  logForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const data = new FormData(logForm);
+    void busy(logForm, async () => {
+      try {
+        const created = await api<Tracker>("/api/health/trackers", {
+          method: "POST",
+          body: { title: String(data.get("title") ?? "").trim(), kind: data.get("kind") },
+        });
+        say(byId("log-status"), `Log “${created.title}” created.`, "success");
+        logForm.reset();
+        await loadLogs(created.id);
+      } catch (error) {
+        handle(error, byId("log-status"));
+      }
+    });
+  });
+  select().addEventListener("change", () => void showLog(select().value).catch((e) => handle(e, byId("log-status"))));
+  const entryForm = byId<HTMLFormElement>("entry-form");
+  entryForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const body = entryBody(entryForm);
+    const status = byId("entry-status");
+    if (Object.keys(body).length === 0) {
+      say(status, "Fill in at least one observation.", "error");
+      return;
+    }
+    void busy(entryForm, async () => {
+      try {
+        await api(`/api/health/trackers/${encodeURIComponent(select().value)}/entries`, { method: "POST", body });
+        say(status, "Entry added.", "success");
+        entryForm.reset();
+        await loadLogs(select().value);
+      } catch (error) {
+        handle(error, status);
+      }
+    });
+  });
+  await loadLogs().catch((error) => handle(error, byId("log-status")));
+}

@@ -1,0 +1,87 @@
+import { ApiError, api, describeError, type Session } from "./api";
+import { busy, byId, formatTime, say } from "./dom";
+
+interface Profile {
+  consentGiven: boolean;
+  conditions: string[];
+  medications: string[];
+  consentedAt: string | null;
+  updatedAt: string | null;
+}
+
+/** Shows the page's "needs the Go plan" notice when the API says so; true when it did. */
+export function showPlanNotice(error: unknown, session: Session): boolean {
+  if (!(error instanceof ApiError && error.code === "PLAN_REQUIRED")) return false;
+  for (const notice of document.querySelectorAll<HTMLElement>(".plan-required")) {
+    notice.hidden = false;
+    const name = notice.querySelector(".plan-name");
+    if (name) name.textContent = session.account.plan;
+  }
+  return true;
+}
+
+const lines = (text: string) =>
+  text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+function show(profile: Profile): void {
+  byId<HTMLInputElement>("consent").checked = profile.consentGiven;
+  byId<HTMLTextAreaElement>("conditions").value = profile.conditions.join("\n");
+  byId<HTMLTextAreaElement>("medications").value = profile.medications.join("\n");
+  byId("consent-state").textContent = profile.consentGiven
+    ? `Consent given ${formatTime(profile.consentedAt)}; last saved ${formatTime(profile.updatedAt)}.`
+    : "No consent given yet.";
+}
+
+export async function initProfile(session: Session): Promise<void> {
+  const form = byId<HTMLFormElement>("profile-form");
+  const status = byId("profile-status");
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (!byId<HTMLInputElement>("consent").checked) {
+      say(status, "Tick the consent box to save your profile.", "error");
+      byId("consent").focus();
+      return;
+    }
+    void busy(form, async () => {
+      try {
+        const saved = await api<Profile>("/api/health/profile", {
+          method: "POST",
+          body: {
+            consentGiven: true,
+            conditions: lines(byId<HTMLTextAreaElement>("conditions").value),
+            medications: lines(byId<HTMLTextAreaElement>("medications").value),
+          },
+        });
+        show(saved);
+        say(status, "Profile saved.", "success");
+      } catch (error) {
+        if (!showPlanNotice(error, session)) say(status, describeError(error), "error");
+      }
+    });
+  });
+  const remove = byId<HTMLButtonElement>("delete-profile");
+  remove.addEventListener("click", () => {
+    if (!confirm("Delete your profile and every health log? This cannot be undone.")) return;
+    void busy(remove, async () => {
+      try {
+        const result = await api<{ trackersDeleted: number }>("/api/health/profile?confirm=delete", {
+          method: "DELETE",
+        });
+        say(byId("delete-status"), `Deleted; ${result.trackersDeleted} log(s) removed. Consent withdrawn.`, "success");
+        show({ consentGiven: false, conditions: [], medications: [], consentedAt: null, updatedAt: null });
+      } catch (error) {
+        say(byId("delete-status"), describeError(error), "error");
+      }
+    });
+  });
+  try {
+    show(await api<Profile>("/api/health/profile"));
+    // Editable once the saved profile is shown, so a late answer cannot overwrite what was typed.
+    byId<HTMLFieldSetElement>("profile-fields").disabled = false;
+  } catch (error) {
+    if (!showPlanNotice(error, session)) say(status, describeError(error), "error");
+  }
+}

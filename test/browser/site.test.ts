@@ -1,0 +1,310 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { DEMO_PAPERS } from "../../scripts/lib/seed";
+import { toPaperDocument } from "../../search-index/papers";
+import { applyIndexSettings, indexUid } from "../../search-index/settings";
+import type { Deps } from "../../shared/deps";
+import { parseSourceLine, toPaper } from "../../shared/papers/record";
+import { setPlan } from "../../shared/services/accounts";
+import { startWorkers, type Workers } from "../../workers/runner";
+import { DESKTOP, launchChromium, PHONE, type Site, screenshot, startSite } from "../helpers/browser";
+import { testDeps } from "../helpers/infra";
+import { TEST_PASSWORD, uniqueEmail } from "../helpers/website";
+
+/**
+ * The website end to end in headless Chromium against the real API on a real port, with chat and
+ * upload workers: sign up, a key from the dashboard used against /api/v1, consent, a log with
+ * entries in the chart, a streamed chat with a tool result, an attachment, then sign out and be
+ * refused. Each step continues from the previous one, as a person would.
+ */
+
+let site: Site;
+let workers: Workers;
+let browser: Browser;
+let desktop: BrowserContext;
+let page: Page;
+const email = uniqueEmail("browser");
+let accountId: string;
+let apiKey: string;
+
+/**
+ * A papers index of this file's own holding a few demo papers, for the new key to find one
+ * (`ownIndexes` also loads MONDO, which this file does not need).
+ */
+async function papersIndexOfOwn(base: Deps): Promise<Deps> {
+  const prefix = `${base.env.MEILI_INDEX_PREFIX}browser_`;
+  await applyIndexSettings(base.meili, prefix);
+  const lines = new TextDecoder().decode(Bun.gunzipSync(await Bun.file(DEMO_PAPERS).bytes())).split("\n");
+  const documents = lines.slice(0, 20).map((line) => toPaperDocument(toPaper(parseSourceLine(line))));
+  // Waiting for this task also waits for the settings queued before it.
+  await base.meili
+    .index(indexUid(prefix, "papers"))
+    .addDocuments(documents, { primaryKey: "pk" })
+    .waitTask({ timeout: 25_000 });
+  return { ...base, env: { ...base.env, MEILI_INDEX_PREFIX: prefix } };
+}
+
+beforeAll(async () => {
+  const deps = await papersIndexOfOwn(await testDeps());
+  site = await startSite(deps);
+  workers = await startWorkers(site.deps, { queues: ["chat", "uploads"] });
+  browser = await launchChromium();
+  desktop = await browser.newContext({ viewport: DESKTOP, baseURL: site.url });
+  page = await desktop.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await workers?.close();
+  await site?.stop();
+});
+
+/** Waits until the page's script has loaded its data (`<body data-ready>`). */
+function ready(on: Page): Promise<unknown> {
+  return on.locator("body[data-ready='true']").waitFor();
+}
+
+/** The session's JSON as the signed-in browser context sees it. */
+async function sessionOf(context: BrowserContext) {
+  const response = await context.request.get(`${site.url}/api/auth/session`);
+  return { status: response.status(), body: response.ok() ? await response.json() : undefined };
+}
+
+describe("the website in a browser", () => {
+  test("the pages are served by the API process: HTML, hashed immutable assets, security headers", async () => {
+    const response = await fetch(`${site.url}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    const html = await response.text();
+    expect(html).toContain('<html lang="en">');
+    const script = /src="(\/assets\/main-[a-z0-9]+\.js)"/.exec(html)?.[1] as string;
+    expect(script).toBeDefined();
+    const asset = await fetch(`${site.url}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("content-type")).toStartWith("text/javascript");
+    expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const again = await fetch(`${site.url}${script}`, {
+      headers: { "if-none-match": asset.headers.get("etag") ?? "" },
+    });
+    expect(again.status).toBe(304);
+    // A signed-in page without any session cookie redirects to sign-in before any HTML is sent.
+    const dashboard = await fetch(`${site.url}/dashboard`, { redirect: "manual" });
+    expect(dashboard.status).toBe(303);
+    expect(dashboard.headers.get("location")).toBe("/?next=%2Fdashboard");
+    // Pages are not API endpoints.
+    const doc = (await (await fetch(`${site.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths).filter((path) => path === "/" || path.startsWith("/assets"))).toEqual([]);
+  });
+
+  test("sign up lands on the dashboard on the free plan", async () => {
+    await page.goto("/");
+    await ready(page);
+    await screenshot(page, "signin-desktop");
+    await page.getByLabel("Email").nth(1).fill(email);
+    await page.getByLabel("Password", { exact: true }).nth(1).fill(TEST_PASSWORD);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL("**/dashboard");
+    await ready(page);
+    await expect(page.locator("#account-email").textContent()).resolves.toBe(email);
+    await expect(page.locator("#usage-plan").textContent()).resolves.toBe("free");
+    const session = await sessionOf(desktop);
+    expect(session.status).toBe(200);
+    accountId = session.body.account.id;
+    // Sign-up gives the free plan and there is no billing yet: move the account to "go" as an
+    // operator would (`bun run admin`), so the health pages are usable.
+    await setPlan(
+      { sql: site.deps.sql, redis: site.deps.redis, redisPrefix: site.deps.env.REDIS_PREFIX },
+      accountId,
+      "go",
+    );
+  });
+
+  test("the dashboard creates a key, shows it once, and the key works against /api/v1/papers/search", async () => {
+    await page.reload();
+    await ready(page);
+    await expect(page.locator("#usage-plan").textContent()).resolves.toBe("go");
+    await page.getByRole("button", { name: "Create a key" }).click();
+    const field = page.getByLabel("New API key");
+    await field.waitFor();
+    apiKey = await field.inputValue();
+    expect(apiKey).toMatch(/^phk_/);
+    await expect(page.locator("#mcp-config").inputValue()).resolves.toContain(`Bearer ${apiKey}`);
+    await expect(page.locator("#keys-table tbody tr[data-key-id]").count()).resolves.toBeGreaterThanOrEqual(1);
+    await screenshot(page, "dashboard-desktop");
+
+    const search = await fetch(`${site.url}/api/v1/papers/search?q=geometric%20phase%20adiabatic`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(search.status).toBe(200);
+    const found = (await search.json()) as { data: { title: string }[] };
+    expect(found.data.map((paper) => paper.title)).toContain(
+      "Geometric phase of an atom inside an adiabatic radio frequency potential",
+    );
+    // The browser's session cookie is no credential for /api/v1.
+    const withCookie = await desktop.request.get(`${site.url}/api/v1/papers/search?q=geometric%20phase%20adiabatic`);
+    expect(withCookie.status()).toBe(401);
+    // Shown once: after a reload only the prefix is listed.
+    await page.reload();
+    await ready(page);
+    expect(await page.content()).not.toContain(apiKey);
+  });
+
+  test("the profile page gives consent", async () => {
+    await page.goto("/health");
+    await ready(page);
+    await page.getByLabel(/I consent/).check();
+    await page.getByLabel("Conditions").fill("Asthma");
+    await page.getByRole("button", { name: "Save profile" }).click();
+    await page.locator("#profile-status", { hasText: "Profile saved." }).waitFor();
+    await expect(page.locator("#consent-state").textContent()).resolves.toStartWith("Consent given");
+    await screenshot(page, "profile-desktop");
+  });
+
+  test("the logs page creates a log, adds entries and charts them", async () => {
+    await page.goto("/health/logs");
+    await ready(page);
+    await page.getByLabel("Title").fill("Flu, November");
+    await page.getByRole("button", { name: "Create log" }).click();
+    await page.locator("#log-status", { hasText: "created" }).waitFor();
+    const rows = page.locator("#entries-table tbody tr[data-entry-id]");
+    const add = async (severity: string, temperature: string, symptoms: string, count: number) => {
+      await page.getByLabel("Severity (0–10)").fill(severity);
+      await page.getByLabel("Temperature", { exact: true }).fill(temperature);
+      await page.getByLabel("Symptoms").fill(symptoms);
+      await page.getByRole("button", { name: "Add entry" }).click();
+      await rows.nth(count - 1).waitFor();
+    };
+    await add("6", "38.4", "fever, cough", 1);
+    await add("4", "37.6", "cough", 2);
+    await expect(rows.count()).resolves.toBe(2);
+    // Newest first: the second entry leads.
+    await expect(rows.first().textContent()).resolves.toContain("37.6 °C");
+    await expect(rows.nth(1).textContent()).resolves.toContain("fever, cough");
+    // One circle per severity and one square per temperature, tied to the same entries.
+    const circles = page.locator("#chart svg .severity circle[data-entry-id]");
+    await expect(circles.count()).resolves.toBe(2);
+    await expect(page.locator("#chart svg .temperature rect[data-entry-id]").count()).resolves.toBe(2);
+    const firstId = await rows.nth(1).getAttribute("data-entry-id");
+    await expect(
+      page.locator(`#chart svg circle[data-entry-id="${firstId}"] title`).textContent(),
+    ).resolves.toStartWith("Severity 6");
+    // Higher severity is drawn higher (smaller y).
+    const [sixY, fourY] = await Promise.all([
+      page.locator(`#chart svg circle[data-entry-id="${firstId}"]`).getAttribute("cy"),
+      circles.nth(1).getAttribute("cy"),
+    ]);
+    expect(Number(sixY)).toBeLessThan(Number(fourY));
+    await screenshot(page, "logs-desktop");
+  });
+
+  test("the chat streams the reply into the page and shows the tool's result readably", async () => {
+    await page.goto("/health/chat");
+    await ready(page);
+    await expect(page.locator("#chat-heading").textContent()).resolves.toBe("New conversation");
+    // Record each change of the reply's text as the page renders it.
+    await page.evaluate(`(() => {
+      window.__growth = [];
+      const messages = document.getElementById("messages");
+      new MutationObserver(() => {
+        const replies = messages.querySelectorAll(".message.assistant");
+        const reply = replies[replies.length - 1];
+        if (!reply) return;
+        const length = Array.from(reply.querySelectorAll(".text")).map((node) => node.textContent).join("").length;
+        const last = window.__growth[window.__growth.length - 1];
+        if (!last || last.length !== length) window.__growth.push({ length, busy: reply.getAttribute("aria-busy") === "true" });
+      }).observe(messages, { subtree: true, childList: true, characterData: true, attributes: true });
+    })()`);
+    await page.getByLabel("Message", { exact: true }).fill("Show my logs");
+    await page.getByLabel("Message", { exact: true }).press("Enter");
+    const reply = page.locator("#messages .message.assistant").last();
+    await reply.locator(".tool[data-tool='list_health_logs'][data-state='output-available']").waitFor();
+    await page.locator("#messages .message.assistant[aria-busy='false']").waitFor();
+    const finalText = (await reply.locator(".text").allTextContents()).join("");
+    expect(finalText).toContain("offline reference assistant");
+    const growth = (await page.evaluate("window.__growth")) as { length: number; busy: boolean }[];
+    const partial = growth.filter((step) => step.busy && step.length > 0 && step.length < finalText.length);
+    // The text was on the page, still marked as streaming, before it was complete.
+    expect(partial.length).toBeGreaterThanOrEqual(1);
+    expect(growth.filter((step) => step.length > 0).length).toBeGreaterThanOrEqual(2);
+    console.info(`chat: the reply grew in ${growth.length} rendered steps to ${finalText.length} characters`);
+    // The tool result is a readable table that names the log, not raw JSON.
+    const tool = reply.locator(".tool[data-tool='list_health_logs']");
+    await expect(tool.locator("table").first().textContent()).resolves.toContain("Flu, November");
+    // The conversation is listed and addressable.
+    await page.locator("#conversation-list a", { hasText: "Show my logs" }).waitFor();
+    expect(page.url()).toMatch(/#[0-9a-f-]{36}$/);
+    await screenshot(page, "chat-desktop");
+  });
+
+  test("a text file attached to a chat message is uploaded, processed and sent with it", async () => {
+    await page.getByLabel("Attach files").setInputFiles({
+      name: "notes.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from("Temperature 38.4 in the evening; rested all day."),
+    });
+    await page.locator("#attachment-list li", { hasText: "ready" }).waitFor();
+    const before = await page.locator("#messages .message.assistant").count();
+    await page.getByLabel("Message", { exact: true }).fill("Show my logs, and keep my note with them");
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.locator("#messages .message.user", { hasText: "Attached: notes.txt" }).waitFor();
+    await page.locator("#messages .message.assistant[aria-busy='false']").nth(before).waitFor();
+    await expect(page.locator("#chat-status").textContent()).resolves.toBe("");
+    await expect(
+      page.locator("#messages .message.assistant").last().locator(".error").allTextContents(),
+    ).resolves.toEqual([]);
+    // The server stored the message with the upload's id.
+    const chatId = new URL(page.url()).hash.slice(1);
+    const stored = await (await desktop.request.get(`${site.url}/api/health/chat/${chatId}`)).json();
+    const sent = stored.messages.filter((message: { role: string }) => message.role === "user").at(-1);
+    expect(sent.metadata.attachmentIds).toHaveLength(1);
+  });
+
+  test("every page works at phone width (375 px) after signing in there", async () => {
+    const phone = await browser.newContext({ viewport: PHONE, baseURL: site.url, isMobile: true, hasTouch: true });
+    try {
+      const small = await phone.newPage();
+      await small.goto("/?next=/health/logs");
+      await ready(small);
+      await screenshot(small, "signin-phone");
+      await small.getByLabel("Email").first().fill(email);
+      await small.getByLabel("Password", { exact: true }).first().fill(TEST_PASSWORD);
+      await small.getByRole("button", { name: "Sign in" }).click();
+      await small.waitForURL("**/health/logs");
+      await ready(small);
+      await small.locator("#chart svg .severity circle").first().waitFor();
+      await screenshot(small, "logs-phone");
+      for (const [path, name, shown] of [
+        ["/dashboard", "dashboard-phone", "#keys-table tbody tr[data-key-id]"],
+        ["/health", "profile-phone", "#consent-state"],
+        ["/health/chat", "chat-phone", "#conversation-list a"],
+      ] as const) {
+        await small.goto(path);
+        await ready(small);
+        await small.locator(shown).first().waitFor();
+        // Nothing wider than the screen: no sideways scrolling of the whole page.
+        expect(await small.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
+        await screenshot(small, name);
+      }
+    } finally {
+      await phone.close();
+    }
+  });
+
+  test("signing out ends the session: pages send you to sign-in and the API answers 401", async () => {
+    await page.goto("/dashboard");
+    await ready(page);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.goto("/dashboard");
+    await page.waitForURL((url) => url.pathname === "/" && url.search === "?next=%2Fdashboard");
+    expect((await desktop.request.get(`${site.url}/api/dashboard/usage`)).status()).toBe(401);
+    expect((await sessionOf(desktop)).status).toBe(401);
+    // The API key is not a session: it keeps working until revoked.
+    const search = await fetch(`${site.url}/api/v1/papers/search?q=geometric%20phase%20adiabatic`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(search.status).toBe(200);
+  });
+});

@@ -1,0 +1,77 @@
+import { existsSync } from "node:fs";
+import { copyFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { createApp } from "../../api/app";
+import { freePort } from "../../scripts/lib/processes";
+import type { Deps } from "../../shared/deps";
+
+/** Debian's chromium package; CI (.ci/run) installs it. No browser is downloaded. */
+export const CHROMIUM = "/usr/bin/chromium";
+
+export const ARTIFACTS = join(import.meta.dir, "..", "artifacts");
+const SCREENSHOTS = join(import.meta.dir, "..", "..", "docs", "screenshots");
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 375, height: 812 };
+
+/** Headless Chromium, or a failure that says how to install it (never a silent skip). */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `The browser tests need Debian's Chromium at ${CHROMIUM}: install it with \`sudo apt-get install -y chromium\` (.ci/run does this on CI).`,
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+export interface Site {
+  url: string;
+  deps: Deps;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real API on a free port, as `bun run start` serves it. PUBLIC_URL is this server, so the
+ * signed upload URLs it hands out point back at it.
+ */
+export async function startSite(base: Deps): Promise<Site> {
+  const port = freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const deps: Deps = { ...base, env: { ...base.env, PUBLIC_URL: url } };
+  const app = createApp(deps).listen({ hostname: "127.0.0.1", port, idleTimeout: 60 });
+  return {
+    url,
+    deps,
+    stop: async () => {
+      await app.stop(true);
+    },
+  };
+}
+
+/** `UPDATE_SCREENSHOTS=1 bun run test test/browser` also refreshes the README's screenshots. */
+const UPDATE_DOCS = process.env.UPDATE_SCREENSHOTS === "1";
+
+/** A full-page screenshot into test/artifacts/ (gitignored), and into docs/screenshots/ when asked to. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  if (UPDATE_DOCS) {
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await copyFile(path, join(SCREENSHOTS, `${name}.png`));
+  }
+  return path;
+}
