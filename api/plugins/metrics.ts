@@ -22,9 +22,15 @@ const seriesCache = new Map<string, Map<string, Map<number, Series>>>();
 
 function seriesFor(method: string, route: string, status: number): Series {
   let byMethod = seriesCache.get(route);
-  if (!byMethod) seriesCache.set(route, (byMethod = new Map()));
+  if (!byMethod) {
+    byMethod = new Map();
+    seriesCache.set(route, byMethod);
+  }
   let byStatus = byMethod.get(method);
-  if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+  if (!byStatus) {
+    byStatus = new Map();
+    byMethod.set(method, byStatus);
+  }
   let series = byStatus.get(status);
   if (!series) {
     const statusClass = `${Math.floor(status / 100)}xx`;
