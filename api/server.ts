@@ -3,6 +3,7 @@ import { loadEnv, publicUrl } from "../shared/env";
 import { redisReady } from "../shared/redis";
 import { exitGracefully } from "../shared/shutdown";
 import { createApp } from "./app";
+import { closeTurnStreams } from "./chat/turnStream";
 import { serverMaxBodyBytes } from "./plugins/bodyLimit";
 
 const env = loadEnv();
@@ -19,4 +20,10 @@ const app = createApp(deps).listen({
 });
 deps.log.info("api listening", { url: publicUrl({ ...env, PORT: app.server?.port ?? env.PORT }), pid: process.pid });
 
-exitGracefully("api", deps, () => app.stop());
+// Stop accepting connections and let in-flight requests finish; chat streams, which can last minutes,
+// are ended at once (clients resume elsewhere), or the stop would wait for them until the hard exit.
+exitGracefully("api", deps, async () => {
+  const stopped = app.stop();
+  closeTurnStreams();
+  await stopped;
+});

@@ -15,6 +15,18 @@ export const UI_STREAM_HEADERS = {
   "x-accel-buffering": "no",
 };
 
+/** Closers of the streams this process is relaying, for `closeTurnStreams`. */
+const relaying = new Set<() => void>();
+
+/**
+ * On shutdown: ends every relayed stream now, without `[DONE]` (the turn is not over), so the
+ * server can stop (an open stream would hold it until the hard exit) and each client resumes on
+ * another API process with Last-Event-ID. The turns themselves run on in the workers.
+ */
+export function closeTurnStreams(): void {
+  for (const close of relaying) close();
+}
+
 /**
  * The turn as an SSE body: `id: <seq>` (for Last-Event-ID) and `data: <chunk JSON>` per event,
  * `: keep-alive` comments while nothing happens, `data: [DONE]` at the end. Disconnecting stops
@@ -27,6 +39,7 @@ export function turnEventStream(
 ): ReadableStream<Uint8Array> {
   const aborter = new AbortController();
   let keepAlive: ReturnType<typeof setInterval> | undefined;
+  let close: () => void = () => {};
   // Counted from the relay's start to its first end: the turn's end, or the client going away.
   let open = false;
   const closed = () => {
@@ -41,6 +54,12 @@ export function turnEventStream(
         if (!aborter.signal.aborted) controller.enqueue(encoder.encode(text));
       };
       keepAlive = setInterval(() => write(": keep-alive\n\n"), deps.env.CHAT_KEEPALIVE_MS);
+      close = () => {
+        if (aborter.signal.aborted) return;
+        aborter.abort();
+        controller.close();
+      };
+      relaying.add(close);
       void followTurn(deps, turnId, {
         ...options,
         signal: aborter.signal,
@@ -55,6 +74,7 @@ export function turnEventStream(
           );
         })
         .finally(() => {
+          relaying.delete(close);
           clearInterval(keepAlive);
           closed();
           if (aborter.signal.aborted) return;
@@ -63,6 +83,7 @@ export function turnEventStream(
         });
     },
     cancel() {
+      relaying.delete(close);
       clearInterval(keepAlive);
       closed();
       aborter.abort();
