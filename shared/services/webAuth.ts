@@ -34,8 +34,47 @@ export interface WebAccount {
 
 const WRONG_CREDENTIALS = "The email or password is not correct.";
 
+/**
+ * At most this many password hashes run at once per process (each argon2id run takes ~64 MiB and
+ * ~100-200 ms of a core here); more wait their turn, and past `HASH_QUEUE` waiting, sign-in and
+ * sign-up answer 503 with Retry-After instead of letting a burst exhaust memory.
+ */
+export const HASH_CONCURRENCY = 4;
+export const HASH_QUEUE = 64;
+
+/** A counting gate: `run` waits for a free slot, or refuses when too many already wait. */
+export function createGate(concurrency: number, queueLimit: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    async run<T>(work: () => Promise<T>): Promise<T> {
+      if (running >= concurrency) {
+        if (waiting.length >= queueLimit) {
+          throw new AppError("UNAVAILABLE", "Too many sign-ins at once; retry shortly.", {
+            headers: { "Retry-After": "2" },
+          });
+        }
+        await new Promise<void>((resolve) => waiting.push(resolve));
+      } else {
+        running += 1;
+      }
+      try {
+        return await work();
+      } finally {
+        // Hand the slot straight to the next waiter, or free it.
+        const next = waiting.shift();
+        if (next) next();
+        else running -= 1;
+      }
+    },
+  };
+}
+
+const hashing = createGate(HASH_CONCURRENCY, HASH_QUEUE);
+
 let dummyHash: Promise<string> | undefined;
 function dummy(): Promise<string> {
+  // Made once per process, outside the gate: a refusal must not be cached as the dummy.
   dummyHash ??= Bun.password.hash(crypto.randomUUID(), { algorithm: "argon2id" });
   return dummyHash;
 }
@@ -50,7 +89,7 @@ function hashPassword(password: string): Promise<string> {
       details: [{ in: "body", path: "/password", message: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters` }],
     });
   }
-  return Bun.password.hash(password, { algorithm: "argon2id" });
+  return hashing.run(() => Bun.password.hash(password, { algorithm: "argon2id" }));
 }
 
 /** Creates a free-plan account with a password (no API key: the dashboard makes those) and signs it in. */
@@ -87,7 +126,8 @@ export async function signIn(
   // all slip past the limit before any of them is recorded.
   await countAttempt(deps.redis, throttleKey);
   const row = await fromPostgres(repo.findWebAccountByEmail(deps.sql, email));
-  const ok = await Bun.password.verify(input.password, row?.passwordHash ?? (await dummy()));
+  const hash = row?.passwordHash ?? (await dummy());
+  const ok = await hashing.run(() => Bun.password.verify(input.password, hash));
   if (!row?.passwordHash || !ok) throw new AppError("UNAUTHORIZED", WRONG_CREDENTIALS);
   await deps.redis.del(throttleKey).catch(unavailable("Redis"));
   const session = await createSession(deps, row.id);

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
 import type { Deps } from "../../shared/deps";
+import { AppError } from "../../shared/errors";
+import { createGate } from "../../shared/services/webAuth";
 import { call, createTestAccount, errorOf, json, mcpCall, type TestApp } from "../helpers/http";
 import { processEnvFor, testDeps, testWorld } from "../helpers/infra";
 import { sessionCookieOf, TEST_PASSWORD, uniqueEmail, webCall, webUser } from "../helpers/website";
@@ -165,6 +167,42 @@ describe("sign-in", () => {
     expect((await signIn(user.email, TEST_PASSWORD)).status).toBe(200);
     for (let i = 0; i < 4; i++) await signIn(user.email, "wrong password!");
     expect((await signIn(user.email, TEST_PASSWORD)).status).toBe(200);
+  });
+});
+
+describe("the password-hashing gate", () => {
+  test("runs at most N at once, queues up to the limit, refuses the rest with 503, and hands slots on", async () => {
+    const gate = createGate(2, 1);
+    const releases: (() => void)[] = [];
+    const started: number[] = [];
+    const job = (id: number) =>
+      gate.run(async () => {
+        started.push(id);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        return id;
+      });
+    const first = job(1);
+    const second = job(2);
+    const third = job(3);
+    await Bun.sleep(0);
+    expect(started).toEqual([1, 2]);
+    const refused = await job(4).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).kind).toBe("UNAVAILABLE");
+    expect((refused as AppError).headers["Retry-After"]).toBeDefined();
+    releases[0]?.();
+    expect(await first).toBe(1);
+    await Bun.sleep(0);
+    expect(started).toEqual([1, 2, 3]);
+    releases[1]?.();
+    releases[2]?.();
+    expect(await Promise.all([second, third])).toEqual([2, 3]);
+    // All slots are free again.
+    const again = [job(5), job(6)];
+    await Bun.sleep(0);
+    expect(started).toEqual([1, 2, 3, 5, 6]);
+    for (const release of releases.slice(3)) release();
+    expect(await Promise.all(again)).toEqual([5, 6]);
   });
 });
 
