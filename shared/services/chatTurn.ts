@@ -35,8 +35,9 @@ async function attachmentParts(
   for (const row of rows) {
     if (row.status !== "ready") continue;
     if (row.contentType.startsWith("image/")) {
-      const variant = row.details.modelCopy ? "model.jpg" : "original";
-      const bytes = await deps.uploads.storage.read(uploadKey(row.accountId, row.fileId, variant));
+      const bytes = row.details.modelCopy
+        ? await deps.uploads.storage.read(uploadKey(row.accountId, row.fileId, "model.jpg"))
+        : await processedOriginal(deps, row);
       if (!bytes) continue;
       const mediaType = row.details.modelCopy ? "image/jpeg" : row.contentType;
       parts.push({
@@ -48,7 +49,7 @@ async function attachmentParts(
       continue;
     }
     if (row.contentType === "application/pdf" && readsPdf) {
-      const bytes = await deps.uploads.storage.read(uploadKey(row.accountId, row.fileId));
+      const bytes = await processedOriginal(deps, row);
       if (bytes) {
         const url = `data:application/pdf;base64,${Buffer.from(bytes).toString("base64")}`;
         parts.push({ type: "file", mediaType: "application/pdf", filename: row.filename, url });
@@ -60,6 +61,23 @@ async function attachmentParts(
     parts.push({ type: "text", text: `Attached file "${row.filename}" (${row.contentType}):\n${body}` });
   }
   return parts;
+}
+
+/**
+ * An upload's original bytes, only if they are still the ones processing checked. With S3 the
+ * client PUTs to the bucket's presigned URL, which the bucket accepts again until it lapses, so the
+ * object may have been replaced since (another size, another type): its size, then its SHA-256,
+ * must match what was recorded. A PDF falls back to its extracted text; an image is left out.
+ */
+async function processedOriginal(
+  deps: Deps,
+  row: { accountId: string; fileId: string; size: number; sha256: string | null },
+): Promise<Uint8Array | undefined> {
+  const key = uploadKey(row.accountId, row.fileId);
+  const bytes = (await deps.uploads.storage.size(key)) === row.size ? await deps.uploads.storage.read(key) : undefined;
+  if (bytes && new Bun.CryptoHasher("sha256").update(bytes).digest("hex") === row.sha256) return bytes;
+  deps.log.warn("upload changed since processing; not sent to the model", { fileId: row.fileId });
+  return undefined;
 }
 
 /** Quoted excerpts a user replied to and attached files reach the model as parts before the message. */
