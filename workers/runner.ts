@@ -3,6 +3,7 @@ import { type Job, UnrecoverableError, Worker } from "bullmq";
 import type { Deps } from "../shared/deps";
 import { redisUrl } from "../shared/env";
 import { AppError } from "../shared/errors";
+import { createJobMetricsRecorder } from "../shared/jobMetrics";
 import {
   isJobName,
   JOBS,
@@ -12,11 +13,13 @@ import {
   type QueueName,
   selectQueues,
 } from "../shared/jobs";
-import { createJobMetricsRecorder } from "../shared/jobMetrics";
 import { scheduleRepeatableJobs } from "../shared/queue";
 import { createRedis, type Redis } from "../shared/redis";
 import "../shared/formats";
 import { ON_FINAL_FAILURE, PROCESSORS } from "./processors";
+
+/** Queues whose jobs wait for other jobs (a chat turn for its reference lookups): closed first on shutdown. */
+const WAITS_ON_OTHER_JOBS = new Set<string>(["chat"]);
 
 export interface Workers {
   /** The queues this process works on. */
@@ -81,8 +84,12 @@ export async function startWorkers(
   return {
     queues,
     async close() {
-      // Lets active jobs finish; unfinished ones are picked up again after a restart.
-      await Promise.all(workers.map((worker) => worker.close()));
+      // Lets active jobs finish; unfinished ones are picked up again after a restart. A chat turn
+      // waits on reference lookups, which are jobs of their own: the lookup queues keep running until
+      // the turns have drained, or a lone draining worker would wait on lookups nobody takes.
+      const first = workers.filter((worker) => WAITS_ON_OTHER_JOBS.has(worker.name));
+      await Promise.all(first.map((worker) => worker.close()));
+      await Promise.all(workers.filter((worker) => !first.includes(worker)).map((worker) => worker.close()));
       await jobMetrics.close();
       connection.disconnect();
     },

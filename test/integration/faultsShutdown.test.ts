@@ -126,7 +126,7 @@ describe("faults: graceful shutdown (SIGTERM) under load", () => {
     report.api = { exitCode: code, exitMs, byStatus: summary.byStatus, slowestMs: summary.slowestMs };
   }, 60_000);
 
-  test("workers: a SIGTERM mid chat turn (rolling restart) lets the turn finish on that worker, which then exits 0; one reply stored", async () => {
+  test("workers: a SIGTERM mid chat turn lets the turn (and the lookups it waits on) finish on that worker, which then exits 0; one reply stored", async () => {
     const staying = apis[1] as Service;
     const key = (writers[1] as HealthWriter).apiKey;
     await deps.sql`delete from reference_cache`;
@@ -135,12 +135,8 @@ describe("faults: graceful shutdown (SIGTERM) under load", () => {
     const chatId = response.headers.get("x-chat-id") as string;
     const events = sseEvents(response);
     await events.until("tool-input-available");
-    // A rolling restart: the replacement is up before the old worker is told to stop. (The turn's
-    // reference lookups are jobs of their own; a draining worker takes no new jobs, so alone it would
-    // wait on lookups nobody runs until its hard exit.)
-    const replacement = await spawnService("workers", childEnv);
+    // The worker is alone: the turn's reference lookups (jobs of their own) must still run on it while it drains.
     const leaving = worker;
-    worker = replacement;
     const signalledAt = performance.now();
     leaving.child.kill("SIGTERM");
     // The worker is draining: it waits for its turn, which waits for the upstream.
