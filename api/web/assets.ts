@@ -6,7 +6,9 @@ import { join } from "node:path";
  * immutable and a new deploy changes every URL that changed.
  */
 export interface Asset {
-  body: Uint8Array;
+  body: Uint8Array<ArrayBuffer>;
+  /** The same bytes gzipped, for clients that accept it (Bun's server does not compress). */
+  gzip: Uint8Array;
   type: string;
   etag: string;
 }
@@ -58,6 +60,11 @@ async function build(): Promise<WebAssets> {
   return { script, style: `/assets/${styleName}`, files };
 }
 
-function asset(body: Uint8Array, type: string): Asset {
-  return { body, type: type.replace(";charset=", "; charset="), etag: `"${Bun.hash(body).toString(36)}"` };
+function asset(body: Uint8Array<ArrayBuffer>, type: string): Asset {
+  return {
+    body,
+    gzip: Bun.gzipSync(body),
+    type: type.replace(";charset=", "; charset="),
+    etag: `"${Bun.hash(body).toString(36)}"`,
+  };
 }

@@ -66,6 +66,11 @@ export function webRoutes() {
           return "";
         }
         set.headers["content-type"] = asset.type;
+        set.headers.vary = "accept-encoding";
+        if (/\bgzip\b/.test(request.headers.get("accept-encoding") ?? "")) {
+          set.headers["content-encoding"] = "gzip";
+          return new Response(asset.gzip);
+        }
         return new Response(asset.body);
       },
       { detail: { hide: true } },

@@ -26,6 +26,7 @@ let page: Page;
 const email = uniqueEmail("browser");
 let accountId: string;
 let apiKey: string;
+let chatUrl: string;
 
 /**
  * A papers index of this file's own holding a few demo papers, for the new key to find one
@@ -85,6 +86,11 @@ describe("the website in a browser", () => {
     expect(asset.status).toBe(200);
     expect(asset.headers.get("content-type")).toStartWith("text/javascript");
     expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    // fetch asked for gzip and decoded it: the bytes are the bundle either way.
+    expect(asset.headers.get("content-encoding")).toBe("gzip");
+    const plain = await fetch(`${site.url}${script}`, { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(await plain.text()).toBe(await asset.text());
     const again = await fetch(`${site.url}${script}`, {
       headers: { "if-none-match": asset.headers.get("etag") ?? "" },
     });
@@ -176,11 +182,11 @@ describe("the website in a browser", () => {
       await page.getByRole("button", { name: "Add entry" }).click();
       await rows.nth(count - 1).waitFor();
     };
-    await add("6", "38.4", "fever, cough", 1);
-    await add("4", "37.6", "cough", 2);
+    await add("6", "38.9", "fever, cough", 1);
+    await add("4", "37.2", "cough", 2);
     await expect(rows.count()).resolves.toBe(2);
     // Newest first: the second entry leads.
-    await expect(rows.first().textContent()).resolves.toContain("37.6 °C");
+    await expect(rows.first().textContent()).resolves.toContain("37.2 °C");
     await expect(rows.nth(1).textContent()).resolves.toContain("fever, cough");
     // One circle per severity and one square per temperature, tied to the same entries.
     const circles = page.locator("#chart svg .severity circle[data-entry-id]");
@@ -235,6 +241,7 @@ describe("the website in a browser", () => {
     // The conversation is listed and addressable.
     await page.locator("#conversation-list a", { hasText: "Show my logs" }).waitFor();
     expect(page.url()).toMatch(/#[0-9a-f-]{36}$/);
+    chatUrl = new URL(page.url()).pathname + new URL(page.url()).hash;
     await screenshot(page, "chat-desktop");
   });
 
@@ -275,11 +282,12 @@ describe("the website in a browser", () => {
       await ready(small);
       await small.locator("#chart svg .severity circle").first().waitFor();
       await screenshot(small, "logs-phone");
-      for (const [path, name, shown] of [
+      const pages: [path: string, name: string, shown: string][] = [
         ["/dashboard", "dashboard-phone", "#keys-table tbody tr[data-key-id]"],
         ["/health", "profile-phone", "#consent-state"],
-        ["/health/chat", "chat-phone", "#conversation-list a"],
-      ] as const) {
+        [chatUrl, "chat-phone", "#messages .message.assistant .tool"],
+      ];
+      for (const [path, name, shown] of pages) {
         await small.goto(path);
         await ready(small);
         await small.locator(shown).first().waitFor();

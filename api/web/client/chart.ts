@@ -14,7 +14,7 @@ export interface ChartEntry {
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 640;
 const HEIGHT = 260;
-const PAD = { left: 44, right: 52, top: 16, bottom: 36 };
+const PAD = { left: 44, right: 52, top: 30, bottom: 36 };
 
 function el(tag: string, attributes: Record<string, string | number>, text?: string): SVGElement {
   const node = document.createElementNS(SVG, tag);

@@ -6,7 +6,7 @@ interface Usage {
   limit: number;
   used: number;
   remaining: number;
-  resetsAt: string;
+  resetsAt: string | null;
 }
 
 interface KeySummary {
@@ -33,7 +33,8 @@ async function showUsage(): Promise<void> {
     byId("usage-plan").textContent = usage.plan;
     byId("usage-used").textContent = `${usage.used.toLocaleString()} of ${usage.limit.toLocaleString()}`;
     byId("usage-remaining").textContent = usage.remaining.toLocaleString();
-    byId("usage-resets").textContent = formatTime(usage.resetsAt);
+    // null: nothing was counted in the last hour, so there is nothing to reset.
+    byId("usage-resets").textContent = usage.resetsAt ? formatTime(usage.resetsAt) : "nothing used yet";
     const meter = byId<HTMLMeterElement>("usage-meter");
     meter.max = Math.max(usage.limit, 1);
     meter.value = usage.used;
@@ -44,13 +45,13 @@ async function showUsage(): Promise<void> {
 
 function keyRow(key: KeySummary): HTMLTableRowElement {
   const revoke = h("button", { type: "button", class: "secondary small" }, "Revoke");
-  revoke.setAttribute("aria-label", `Revoke key ${key.prefix}…`);
+  revoke.setAttribute("aria-label", `Revoke key ${key.prefix}`);
   revoke.addEventListener("click", async () => {
-    if (!confirm(`Revoke the key ${key.prefix}…? Clients using it will get 401.`)) return;
+    if (!confirm(`Revoke the key ${key.prefix}? Clients using it will get 401.`)) return;
     await busy(revoke, async () => {
       try {
         await api(`/api/dashboard/keys/${encodeURIComponent(key.id)}`, { method: "DELETE" });
-        say(byId("keys-status"), `Key ${key.prefix}… revoked.`, "success");
+        say(byId("keys-status"), `Key ${key.prefix} revoked.`, "success");
         await showKeys();
       } catch (error) {
         say(byId("keys-status"), describeError(error), "error");
@@ -60,7 +61,7 @@ function keyRow(key: KeySummary): HTMLTableRowElement {
   return h(
     "tr",
     { "data-key-id": key.id },
-    h("td", {}, h("code", {}, `${key.prefix}…`)),
+    h("td", {}, h("code", {}, `${key.prefix}`)),
     h("td", {}, formatTime(key.createdAt)),
     h("td", {}, key.lastUsedAt ? formatTime(key.lastUsedAt) : "never"),
     h("td", {}, key.revokedAt ? `revoked ${formatTime(key.revokedAt)}` : "active"),

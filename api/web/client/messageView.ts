@@ -7,6 +7,7 @@ export interface StoredMessage {
   id: string;
   role: "user" | "assistant" | "system";
   parts: { type: string; [field: string]: unknown }[];
+  metadata?: { attachmentIds?: string[] } | null;
 }
 
 /** An assistant message built from UI stream chunks: text grows in place, tools and sources get boxes. */
@@ -135,5 +136,6 @@ export function storedView(message: StoredMessage): HTMLElement {
     .filter((part) => part.type === "text")
     .map((part) => String(part.text))
     .join("\n");
-  return userView(text);
+  const attached = message.metadata?.attachmentIds?.length ?? 0;
+  return userView(text, attached ? [`${attached} file${attached === 1 ? "" : "s"}`] : []);
 }
