@@ -7,10 +7,11 @@ import { redisUrl } from "../../shared/env";
 import { createJobMetricsRecorder, JOB_DURATION_BUCKETS, JOB_STATES } from "../../shared/jobMetrics";
 import { QUEUES } from "../../shared/jobs";
 import { PLANS, type PlanTable } from "../../shared/plans";
-import { enqueue } from "../../shared/queue";
-import { createRedis } from "../../shared/redis";
+import { closeQueues, createQueues, enqueue } from "../../shared/queue";
+import { createRedis, redisReady } from "../../shared/redis";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { sseEvents } from "../helpers/chat";
+import { privateRedis } from "../helpers/faults";
 import { createTracker, healthAccount } from "../helpers/health";
 import { call, createTestAccount, errorOf, type TestApp } from "../helpers/http";
 import { processEnvFor, testDeps } from "../helpers/infra";
@@ -277,6 +278,36 @@ describe("GET /metrics: queues and jobs", () => {
     expect(bucket(after, "0.025") - bucket(before, "0.025")).toBe(2);
     expect(bucket(after, "300") - bucket(before, "300")).toBe(2);
     expect(bucket(after, "+Inf") - bucket(before, "+Inf")).toBe(3);
+  });
+});
+
+describe("GET /metrics: Redis away", () => {
+  test("the scrape still answers: the queue families are left out and queue_metrics_available is 0", async () => {
+    const server = await privateRedis();
+    const redis = createRedis(server.url, "request");
+    const queues = createQueues(redis, deps.env.REDIS_PREFIX);
+    try {
+      await redisReady(redis);
+      const onPrivate = createApp({ ...deps, redis, queues, env: { ...deps.env, METRICS_TOKEN: TOKEN } });
+      const scrapeOnPrivate = async () => {
+        const response = await call(onPrivate, "/metrics", { headers: { authorization: `Bearer ${TOKEN}` } });
+        expect(response.status).toBe(200);
+        return parseExposition(await response.text());
+      };
+      const up = await scrapeOnPrivate();
+      expect(sumOf(up, "queue_metrics_available")).toBe(1);
+      expect(up.types.get("queue_jobs")).toBe("gauge");
+      await server.stop();
+      const down = await scrapeOnPrivate();
+      expect(sumOf(down, "queue_metrics_available")).toBe(0);
+      expect(down.types.has("queue_jobs")).toBe(false);
+      expect(down.types.has("job_duration_seconds")).toBe(false);
+      expect(down.types.get("http_requests_total")).toBe("counter");
+    } finally {
+      await closeQueues(queues).catch(() => {});
+      redis.disconnect();
+      await server.destroy();
+    }
   });
 });
 
