@@ -10,6 +10,7 @@ import { accessGuard } from "./plugins/access";
 import { bodyLimit } from "./plugins/bodyLimit";
 import { corsPolicy } from "./plugins/cors";
 import { errorHandler } from "./plugins/errors";
+import { inputGuard } from "./plugins/inputGuard";
 import { httpMetrics } from "./plugins/metrics";
 import { requestContext } from "./plugins/requestContext";
 import { sessionGuard } from "./plugins/session";
@@ -78,6 +79,7 @@ export function createApp(deps: Deps) {
     .use(errorHandler(deps.log))
     .use(requestContext(deps.log, { https: publicUrl(deps.env).startsWith("https://") }))
     .use(bodyLimit(deps.env))
+    .use(inputGuard())
     .use(corsPolicy())
     .use(accessGuard(authenticator, deps.plans))
     .use(sessionGuard(deps))

@@ -1,7 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
-  CallToolRequestSchema,
+  type CallToolRequest,
   type CallToolResult,
   ErrorCode,
   InitializeRequestSchema,
@@ -10,11 +10,13 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { Value } from "@sinclair/typebox/value";
+import { z } from "zod";
 import { AppError } from "../../shared/errors";
 import type { Logger } from "../../shared/log";
 import { requireFeature } from "../../shared/services/access";
 import { TOOLS, TOOLS_BY_NAME } from "../../shared/tools";
 import type { ToolContext } from "../../shared/tools/types";
+import { unstorableText } from "../plugins/inputGuard";
 import { adaptVersionHeader, negotiateVersion } from "./protocol";
 
 export const SERVER_INFO = { name: "io.github.papers-health/mcp", version: "0.2.0" };
@@ -25,6 +27,14 @@ const CAPABILITIES = { tools: { listChanged: false } };
  * elicitation answers, which a stateless server never asks for.
  */
 const VALIDATOR = new AjvJsonSchemaValidator();
+
+/**
+ * tools/call is registered with a schema that takes any params: the SDK's Server then checks them
+ * against CallToolRequestSchema itself and answers -32602 (invalid params). Registered with the
+ * strict schema, the protocol layer's parse failed first, and `"arguments": ""` came back as
+ * -32603, the code this server keeps for bugs inside a tool.
+ */
+const ANY_TOOLS_CALL = z.looseObject({ method: z.literal("tools/call"), params: z.unknown() });
 
 /** Built once: a fresh server per request must stay cheap. TypeBox schemas are JSON Schema already. */
 const TOOL_LIST = TOOLS.map((tool) => ({
@@ -51,9 +61,11 @@ export async function handleMcpRequest(request: Request, ctx: ToolContext, log: 
     serverInfo: SERVER_INFO,
   }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
-  server.setRequestHandler(CallToolRequestSchema, (call) =>
-    callTool(ctx, log, call.params.name, call.params.arguments ?? {}),
-  );
+  server.setRequestHandler(ANY_TOOLS_CALL, (call) => {
+    // The SDK's tools/call wrapper has checked the params against CallToolRequestSchema by now.
+    const { name, arguments: args } = (call as CallToolRequest).params;
+    return callTool(ctx, log, name, args ?? {});
+  });
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -79,6 +91,8 @@ async function callTool(ctx: ToolContext, log: Logger, name: string, args: unkno
     const problems = [...Value.Errors(tool.input, args)].slice(0, 10).map((e) => `${e.path || "/"}: ${e.message}`);
     return failure(`Invalid arguments for ${name}: ${problems.join("; ")}`);
   }
+  const unstorable = unstorableText(args);
+  if (unstorable) return failure(`Invalid arguments for ${name}: ${unstorable.path}: ${unstorable.message}`);
   try {
     if (tool.feature) requireFeature(ctx.deps.plans, ctx.principal, tool.feature);
     const output = await tool.run(ctx, args);

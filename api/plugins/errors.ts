@@ -12,7 +12,7 @@ export function errorHandler(log: Logger) {
   return new Elysia({ name: "errors" }).onError({ as: "global" }, (context) => {
     const { error, code, request, set } = context;
     const state = stateOf(request);
-    const appError = toAppError(error, code);
+    const appError = toAppError(error, code, request);
     if (appError.status >= 500 && appError.kind !== "UNAVAILABLE") {
       log.error("request failed", { requestId: state.requestId, kind: appError.kind, error: appError.cause ?? error });
     } else if (appError.kind === "UNAVAILABLE") {
@@ -34,12 +34,12 @@ export function errorHandler(log: Logger) {
 }
 
 /** The AppError a failure is answered as (the metrics plugin reads its status). */
-export function toAppError(error: unknown, code: string | number): AppError {
+export function toAppError(error: unknown, code: string | number, request?: Request): AppError {
   if (error instanceof AppError) return error;
   switch (code) {
     case "VALIDATION":
       return new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
-        details: validationDetails(error as ValidationError),
+        details: validationDetails(error as ValidationError, request),
       });
     case "PARSE":
       return new AppError(
@@ -57,17 +57,33 @@ export function toAppError(error: unknown, code: string | number): AppError {
 
 const MAX_DETAILS = 20;
 
-function validationDetails(error: ValidationError): ErrorDetail[] {
+function validationDetails(error: ValidationError, request?: Request): ErrorDetail[] {
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
+  const coerced = error.type === "property" ? coercedParameter(error, request) : undefined;
   for (const issue of error.all) {
-    const path = "path" in issue ? String(issue.path || "/") : "/";
+    const path = coerced?.path ?? ("path" in issue ? String(issue.path || "/") : "/");
     const message = ("summary" in issue && issue.summary) || issue.message;
     const key = `${path} ${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    details.push({ in: error.type as ErrorDetail["in"], path, message: String(message) });
+    details.push({ in: coerced?.in ?? (error.type as ErrorDetail["in"]), path, message: String(message) });
     if (details.length === MAX_DETAILS) break;
   }
   return details;
+}
+
+/**
+ * Elysia's number coercion (an integer in the query string) throws a "property" error that holds
+ * the value but not the parameter (`limit=0` came out as `{in: "property", path: "/"}`); the query
+ * string names it.
+ */
+function coercedParameter(error: ValidationError, request?: Request): Pick<ErrorDetail, "in" | "path"> {
+  const value = error.value;
+  for (const [name, raw] of request ? new URL(request.url).searchParams : []) {
+    if (raw === String(value) || (raw.trim() !== "" && Number(raw) === Number(value))) {
+      return { in: "query", path: `/${name}` };
+    }
+  }
+  return { in: "body", path: "/" };
 }

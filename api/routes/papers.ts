@@ -169,7 +169,7 @@ export function paperRoutes(deps: PaperDeps) {
     .get(
       "/api/v1/papers/*",
       async ({ params }) => {
-        const paper = await getPaper(deps, decodeURIComponent(params["*"]));
+        const paper = await getPaper(deps, decodedPaperId(params["*"]));
         return paper;
       },
       {
@@ -181,4 +181,15 @@ export function paperRoutes(deps: PaperDeps) {
         },
       },
     );
+}
+
+/** The wildcard arrives percent-encoded; a malformed escape (`%zz`) is the caller's mistake, not a 500. */
+function decodedPaperId(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
+      details: [{ in: "params", path: "/*", message: "Not a valid percent-encoded paper id." }],
+    });
+  }
 }

@@ -49,7 +49,9 @@ async function rxnav(url: URL): Promise<string | undefined> {
       "zyrtec itchy eye": "zyrtec-itchy-eye",
       adalimumab: "adalimumab",
     };
-    return constructed(`rxnav/${known[name] ? `rxcui-name-${known[name]}` : "rxcui-name-no-match"}.json`);
+    return constructed(
+      `rxnav/${Object.hasOwn(known, name) ? `rxcui-name-${known[name]}` : "rxcui-name-no-match"}.json`,
+    );
   }
   if (path === "/approximateTerm.json") {
     return constructed(`rxnav/${params.get("term") === "ambienn" ? "approximate-ambienn" : "approximate-none"}.json`);

@@ -1,0 +1,76 @@
+import { Elysia } from "elysia";
+import { AppError, type ErrorDetail } from "../../shared/errors";
+
+/** Deeper than any body of ours (a chat request is 3 levels); a JSON-RPC body is checked by MCP. */
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * The first string (or key) PostgreSQL cannot store: a NUL character (text and jsonb refuse it,
+ * and the driver's error looked like an outage) or a lone surrogate (jsonb refuses its escape, text
+ * silently becomes U+FFFD). Returns its JSON pointer and the problem.
+ */
+export function unstorableText(value: unknown): { path: string; message: string } | undefined {
+  const pending: [unknown, string][] = [[value, ""]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, path] = next;
+    if (typeof item === "string") {
+      const problem = textProblem(item);
+      if (problem) return { path: path || "/", message: problem };
+    } else if (item && typeof item === "object" && !(item instanceof Blob)) {
+      for (const [key, child] of Object.entries(item)) {
+        const problem = textProblem(key);
+        if (problem) return { path: path || "/", message: `A property name ${problem.toLowerCase()}` };
+        pending.push([child, `${path}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`]);
+      }
+    }
+  }
+  return undefined;
+}
+
+function textProblem(text: string): string | undefined {
+  if (text.includes("\u0000")) return "Text may not contain the NUL character (U+0000).";
+  if (!text.isWellFormed()) return "Text must be valid Unicode (it holds a lone surrogate).";
+  return undefined;
+}
+
+/** How deeply arrays and objects nest, counted without recursion (a body may nest 500,000 levels). */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (!item || typeof item !== "object" || item instanceof Blob) continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > MAX_BODY_DEPTH) return deepest;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * Runs after parsing and before validation, for every route: a body nested deeper than any of
+ * ours is refused before Elysia's validation error pretty-prints it (quadratic in the depth: a
+ * 100,000-level array took 6 s and ended "Out of memory", a 500), and text the database cannot
+ * store is refused with a pointer to it instead of failing in the query.
+ */
+export function inputGuard() {
+  return new Elysia({ name: "input-guard" }).onTransform({ as: "global" }, ({ body, query, params }) => {
+    if (depthOf(body) > MAX_BODY_DEPTH) {
+      throw invalid("body", { path: "/", message: `The body nests deeper than ${MAX_BODY_DEPTH} levels.` });
+    }
+    for (const [part, value] of [
+      ["body", body],
+      ["query", query],
+      ["params", params],
+    ] as const) {
+      const problem = unstorableText(value);
+      if (problem) throw invalid(part, problem);
+    }
+  });
+}
+
+function invalid(part: ErrorDetail["in"], problem: { path: string; message: string }): AppError {
+  return new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
+    details: [{ in: part, ...problem }],
+  });
+}

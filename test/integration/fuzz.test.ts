@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { createApp } from "../../api/app";
+import type { Deps } from "../../shared/deps";
+import { PLAN_IDS, PLANS, type PlanTable } from "../../shared/plans";
+import { startWorkers, type Workers } from "../../workers/runner";
+import {
+  checkResponse,
+  describeRequest,
+  FUZZ_RUNS,
+  type Operation,
+  operationsOf,
+  requestArb,
+  snapshot,
+  Tally,
+  toRequest,
+} from "../helpers/fuzz";
+import { checkMcpResponse, type McpTool, mcpMessageArb, toolArgumentsArb } from "../helpers/fuzzMcp";
+import type { Hints } from "../helpers/fuzzValues";
+import { addEntry, createTracker, healthAccount } from "../helpers/health";
+import { call, json, mcpCall, type TestAccount, type TestApp } from "../helpers/http";
+import { ownIndexes } from "../helpers/indexes";
+import { testDeps } from "../helpers/infra";
+import { presign } from "../helpers/uploads";
+import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../helpers/upstream";
+
+/**
+ * Issue 9, "Bad input": every operation of the app's own OpenAPI document, and the MCP endpoint,
+ * fed generated bad and boundary requests (fast-check). Properties: never a 5xx; a 4xx is the
+ * documented error body (validation errors with details); a rejected request changes no stored
+ * row; the app still answers its health probes. `FUZZ_RUNS` scales the run (`bun run test:long`).
+ */
+
+// No hourly limit in the way: thousands of requests per account.
+const UNLIMITED: PlanTable = Object.fromEntries(
+  PLAN_IDS.map((id) => [id, { ...PLANS[id], requestsPerHour: 100_000_000 }]),
+) as PlanTable;
+
+const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
+const tally = new Tally();
+
+let upstream: UpstreamFixtures;
+let deps: Deps;
+let app: TestApp;
+let workers: Workers;
+/** Another account's rows: its ids are sent too, and must stay untouched and unreadable. */
+let stranger: Seeded;
+/** The caller of every GET and read-only tool (they may change nothing, so they can share it). */
+let reader: Seeded;
+
+interface Seeded {
+  account: TestAccount;
+  /** Real values by parameter or property name (see `Hints`): the ids this account owns. */
+  hints: Hints;
+}
+
+/** Values that exist or are understood whatever the account: the demo papers, MONDO ids, upstream fixtures. */
+const KNOWN: Hints = {
+  "*": ["0704.0476", "0704.0476v1", "hep-th/9901001"],
+  id: ["0704.0476", "MONDO:0004979"],
+  ids: ["0704.0476", "2401.01234"],
+  mondoid: ["MONDO:0004979", "MONDO_0005015"],
+  name: ["aspirin", "ambienn", "adalimumab", "0781-1506-10"],
+  q: ["quantum", "asthma", "influenza"],
+  model: ["auto"],
+  contenttype: ["text/plain", "application/pdf", "image/png"],
+};
+
+/** A pro account with consent, a log with an entry, a chat with a share link and a presigned upload. */
+async function seedAccount(): Promise<Seeded> {
+  const account = await healthAccount(deps, app, { plan: "pro" });
+  const key = account.apiKey;
+  const tracker = await createTracker(app, key);
+  expect((await addEntry(app, key, tracker.id, { severity: 3, note: "seed" })).status).toBe(201);
+  const reply = await call(app, "/api/v1/health/chat", { method: "POST", key, body: { message: "Hello" } });
+  const chatId = (await json<{ chat_id: string }>(reply)).chat_id;
+  const share = await call(app, `/api/v1/chats/${chatId}/share`, { method: "POST", key });
+  const { token } = await json<{ token: string }>(share);
+  const ticket = await presign(app, key, { filename: "note.txt", contentType: "text/plain", size: 5 });
+  const { fileId, uploadUrl } = await json<{ fileId: string; uploadUrl: string }>(ticket);
+  const signed = new URL(uploadUrl).searchParams;
+  return {
+    account,
+    hints: {
+      trackerid: [tracker.id],
+      chatid: [chatId],
+      token: [token],
+      fileid: [fileId],
+      attachmentids: [fileId],
+      expires: [signed.get("expires") ?? ""],
+      signature: [signed.get("signature") ?? ""],
+    },
+  };
+}
+
+/** The caller's own values, the stranger's (which must stay out of reach) and the known ones. */
+function hintsFor(own: Seeded): Hints {
+  const names = new Set([...Object.keys(own.hints), ...Object.keys(stranger.hints), ...Object.keys(KNOWN)]);
+  return Object.fromEntries(
+    [...names].map((name) => [
+      name,
+      [...(own.hints[name] ?? []), ...(stranger.hints[name] ?? []), ...(KNOWN[name] ?? [])],
+    ]),
+  );
+}
+
+const auth = (seeded: Seeded) => ({ authorization: `Bearer ${seeded.account.apiKey}` });
+
+async function expectAlive(): Promise<void> {
+  expect((await call(app, "/healthz")).status).toBe(200);
+  expect((await call(app, "/readyz")).status).toBe(200);
+}
+
+/**
+ * Runs `runs` generated inputs through `send`. A writer's rows are compared after each request: a
+ * rejected one must leave them as they were (an accepted one sets the new baseline). A reader
+ * (GET, read-only tool) may not change anything at all, so its rows are compared once, after all.
+ */
+async function fuzz<T>(
+  name: string,
+  target: { accounts: string[]; writes: boolean },
+  input: fc.Arbitrary<T>,
+  send: (value: T) => Promise<{ rejected: boolean; describe: string }>,
+  runs = FUZZ_RUNS,
+): Promise<void> {
+  const before = await snapshot(deps.sql, target.accounts);
+  let baseline = before;
+  await fc.assert(
+    fc.asyncProperty(input, async (value) => {
+      const outcome = await send(value);
+      tally.count(name, outcome.rejected);
+      if (!target.writes) return;
+      const after = await snapshot(deps.sql, target.accounts);
+      if (outcome.rejected && after !== baseline) {
+        throw new Error(`a rejected request changed stored data: ${outcome.describe}`);
+      }
+      baseline = after;
+    }),
+    { numRuns: runs, ...(seed === undefined ? {} : { seed }) },
+  );
+  if (!target.writes) expect(await snapshot(deps.sql, target.accounts)).toBe(before);
+}
+
+const document = await (async () => {
+  deps = await testDeps({ plans: UNLIMITED });
+  const response = await createApp(deps).handle(new Request("http://localhost/openapi.json"));
+  return (await response.json()) as Parameters<typeof operationsOf>[0];
+})();
+const operations: Operation[] = operationsOf(document);
+
+beforeAll(async () => {
+  upstream = startUpstreamFixtures();
+  // Own search indexes with their settings and the demo papers (MONDO's would take 20 s to load).
+  deps = await ownIndexes(withUpstream(await testDeps({ plans: UNLIMITED }), upstream), "fuzz", {
+    conditions: false,
+  });
+  // Valid chat turns (the generator makes some) and medication look-ups finish like in production.
+  workers = await startWorkers(deps, { queues: ["chat", "rxnav", "openfda"] });
+  app = createApp(deps);
+  stranger = await seedAccount();
+  reader = await seedAccount();
+}, 60_000);
+
+afterAll(async () => {
+  if (tally.rows.size > 0)
+    console.log(`\nFuzz: requests tried per operation (FUZZ_RUNS=${FUZZ_RUNS})\n${tally.table()}`);
+  await workers?.close();
+  await upstream?.stop();
+});
+
+describe("every operation of the OpenAPI document, fed bad and boundary requests", () => {
+  test("the document lists the operations this suite expects to cover", () => {
+    expect(operations.length).toBeGreaterThanOrEqual(39);
+    expect(operations.map((operation) => `${operation.method} ${operation.path}`)).toContain("POST /api/mcp");
+  });
+
+  for (const operation of operations) {
+    const name = `${operation.method} ${operation.path}`;
+    const writes = operation.method !== "GET";
+    test(name, async () => {
+      // A writer gets its own account (a valid DELETE may remove what the next operation needs).
+      const own = writes ? await seedAccount() : reader;
+      const target = { accounts: [own.account.accountId, stranger.account.accountId], writes };
+      await fuzz(name, target, requestArb(operation, hintsFor(own)), async (sent) => {
+        const response = await app.handle(toRequest(sent, own.account.apiKey));
+        const rejected =
+          operation.path === "/api/mcp"
+            ? (await checkMcpResponse(response, describeRequest(sent))).rejected
+            : await checkResponse(response, sent).then(() => response.status >= 400);
+        return { rejected, describe: describeRequest(sent) };
+      });
+      await expectAlive();
+    });
+  }
+});
+
+describe("the MCP endpoint, fed bad JSON-RPC and bad tool arguments", () => {
+  let tools: McpTool[];
+
+  beforeAll(async () => {
+    const listed = await mcpCall(app, { jsonrpc: "2.0", id: 1, method: "tools/list" }, auth(reader));
+    tools = (await json<{ result: { tools: McpTool[] } }>(listed)).result.tools;
+  });
+
+  test("malformed JSON-RPC, batches, unknown methods and tools, odd headers", async () => {
+    const own = await seedAccount();
+    const target = { accounts: [own.account.accountId, stranger.account.accountId], writes: true };
+    await fuzz("MCP protocol", target, mcpMessageArb(tools.map((tool) => tool.name)), async (sent) => {
+      const response = await app.handle(toRequest(sent, own.account.apiKey));
+      const outcome = await checkMcpResponse(response, describeRequest(sent));
+      return { rejected: outcome.rejected, describe: describeRequest(sent) };
+    });
+    await expectAlive();
+  });
+
+  test("the catalog has the 36 tools", () => {
+    expect(tools.map((tool) => tool.name)).toHaveLength(36);
+  });
+
+  test("every tool, called with generated and huge arguments", async () => {
+    for (const tool of tools) {
+      const writes = tool.annotations?.readOnlyHint !== true;
+      const own = writes ? await seedAccount() : reader;
+      const target = { accounts: [own.account.accountId, stranger.account.accountId], writes };
+      const runs = Math.max(1, Math.ceil(FUZZ_RUNS / 4));
+      await fuzz(
+        `MCP tools/call ${tool.name}`,
+        target,
+        toolArgumentsArb(tool, hintsFor(own)),
+        async (args) => {
+          const message = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: tool.name, arguments: args } };
+          const response = await mcpCall(app, message, auth(own));
+          const described = `${tool.name} ${JSON.stringify(args)?.slice(0, 200)}`;
+          return { rejected: (await checkMcpResponse(response, described)).rejected, describe: described };
+        },
+        runs,
+      );
+    }
+    await expectAlive();
+  });
+});
