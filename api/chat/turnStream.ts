@@ -60,6 +60,9 @@ export function turnEventStream(
         controller.close();
       };
       relaying.add(close);
+      // Bun sends the response headers with the first body bytes: without this comment, a client
+      // re-attaching to a turn that is waiting on a tool got no headers until the first keep-alive.
+      write(": open\n\n");
       void followTurn(deps, turnId, {
         ...options,
         signal: aborter.signal,

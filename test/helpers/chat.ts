@@ -55,7 +55,7 @@ export function sseEvents(response: Response) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           if (block.startsWith(":")) {
-            comments += 1;
+            if (block.startsWith(": keep-alive")) comments += 1;
             continue;
           }
           const id = /^id: (\d+)$/m.exec(block)?.[1];

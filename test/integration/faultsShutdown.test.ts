@@ -104,7 +104,8 @@ describe("faults: graceful shutdown (SIGTERM) under load", () => {
     const resumed = await request(staying, `/api/v1/health/chat/${chatId}/stream`, {
       key,
       headers: { "last-event-id": String(lastBeforeClose) },
-      signal: AbortSignal.timeout(60_000),
+      // Generous, but shorter than the 15 s keep-alive: the headers must not wait for the first event.
+      signal: AbortSignal.timeout(10_000),
     });
     expect(resumed.status).toBe(200);
     upstream.mode = "normal";
