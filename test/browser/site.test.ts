@@ -7,7 +7,8 @@ import type { Deps } from "../../shared/deps";
 import { parseSourceLine, toPaper } from "../../shared/papers/record";
 import { setPlan } from "../../shared/services/accounts";
 import { startWorkers, type Workers } from "../../workers/runner";
-import { DESKTOP, launchChromium, PHONE, type Site, screenshot, startSite } from "../helpers/browser";
+import { type SttReplay, startSttReplay } from "../fixtures/transcription/replayServer";
+import { DESKTOP, FAKE_MICROPHONE, launchChromium, PHONE, type Site, screenshot, startSite } from "../helpers/browser";
 import { testDeps } from "../helpers/infra";
 import { TEST_PASSWORD, uniqueEmail } from "../helpers/website";
 
@@ -19,6 +20,7 @@ import { TEST_PASSWORD, uniqueEmail } from "../helpers/website";
  */
 
 let site: Site;
+let stt: SttReplay;
 let workers: Workers;
 let browser: Browser;
 let desktop: BrowserContext;
@@ -46,11 +48,22 @@ async function papersIndexOfOwn(base: Deps): Promise<Deps> {
 }
 
 beforeAll(async () => {
-  const deps = await papersIndexOfOwn(await testDeps());
+  stt = startSttReplay();
+  const base = await papersIndexOfOwn(await testDeps());
+  // ElevenLabs is the local replay server; its key only has to be set.
+  const deps: Deps = {
+    ...base,
+    env: {
+      ...base.env,
+      ELEVENLABS_API_KEY: "xi-test-key",
+      ELEVENLABS_BASE_URL: stt.url,
+      TRANSCRIPTION_WAIT_MS: 15_000,
+    },
+  };
   site = await startSite(deps);
-  workers = await startWorkers(site.deps, { queues: ["chat", "uploads"] });
-  browser = await launchChromium();
-  desktop = await browser.newContext({ viewport: DESKTOP, baseURL: site.url });
+  workers = await startWorkers(site.deps, { queues: ["chat", "uploads", "transcription"] });
+  browser = await launchChromium(FAKE_MICROPHONE);
+  desktop = await browser.newContext({ viewport: DESKTOP, baseURL: site.url, permissions: ["microphone"] });
   page = await desktop.newPage();
 });
 
@@ -58,6 +71,7 @@ afterAll(async () => {
   await browser?.close();
   await workers?.close();
   await site?.stop();
+  await stt?.stop();
 });
 
 /** Waits until the page's script has loaded its data (`<body data-ready>`). */
@@ -266,6 +280,23 @@ describe("the website in a browser", () => {
     const stored = await (await desktop.request.get(`${site.url}/api/health/chat/${chatId}`)).json();
     const sent = stored.messages.filter((message: { role: string }) => message.role === "user").at(-1);
     expect(sent.metadata.attachmentIds).toHaveLength(1);
+  });
+
+  test("a voice note is recorded, transcribed and put into the message box", async () => {
+    const record = page.getByRole("button", { name: "Record voice note" });
+    await record.click();
+    const stop = page.getByRole("button", { name: "Stop recording" });
+    await expect(stop.getAttribute("aria-pressed")).resolves.toBe("true");
+    await stop.click();
+    await page.locator("#chat-status", { hasText: "Transcript added" }).waitFor();
+    await expect(page.getByLabel("Message", { exact: true }).inputValue()).resolves.toBe(
+      "I have had a headache since yesterday morning.",
+    );
+    // What reached "ElevenLabs": the browser's recording, typed as audio.
+    const sent = stt.requests.at(-1);
+    expect(sent?.file?.declaredType).toStartWith("audio/webm");
+    expect(sent?.file?.bytes.length).toBeGreaterThan(0);
+    await page.getByLabel("Message", { exact: true }).fill("");
   });
 
   test("every page works at phone width (375 px) after signing in there", async () => {

@@ -15,8 +15,11 @@ const SCREENSHOTS = join(import.meta.dir, "..", "..", "docs", "screenshots");
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 375, height: 812 };
 
+/** Chromium's stand-in microphone (a beep) that needs no permission prompt, for voice notes. */
+export const FAKE_MICROPHONE = ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"];
+
 /** Headless Chromium, or a failure that says how to install it (never a silent skip). */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `The browser tests need Debian's Chromium at ${CHROMIUM}: install it with \`sudo apt-get install -y chromium\` (.ci/run does this on CI).`,
@@ -33,6 +36,7 @@ export async function launchChromium(): Promise<Browser> {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      ...extraArgs,
     ],
   });
 }
