@@ -236,6 +236,8 @@ describe("the website in a browser", () => {
         if (!last || last.length !== length) window.__growth.push({ length, busy: reply.getAttribute("aria-busy") === "true" });
       }).observe(messages, { subtree: true, childList: true, characterData: true, attributes: true });
     })()`);
+    // The picker lists what the plan may run; choosing one sends it as `model`.
+    await page.getByLabel("Model", { exact: true }).selectOption("offline-reference");
     await page.getByLabel("Message", { exact: true }).fill("Show my logs");
     await page.getByLabel("Message", { exact: true }).press("Enter");
     const reply = page.locator("#messages .message.assistant").last();

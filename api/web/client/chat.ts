@@ -46,6 +46,15 @@ async function loadConversations(): Promise<void> {
   if (current) byId("chat-heading").textContent = current.title || "Conversation";
 }
 
+/** Fills the model picker with what the plan may run; "Automatic" lets the server route. */
+async function loadModels(): Promise<void> {
+  const { models } = await api<{ models: { id: string; label: string; default: boolean }[] }>(
+    "/api/models?surface=health",
+  );
+  const picker = byId<HTMLSelectElement>("chat-model");
+  picker.append(...models.map((model) => h("option", { value: model.id }, model.label || model.id)));
+}
+
 async function open(id: string): Promise<void> {
   const chat = await api<{ id: string; title: string; messages: StoredMessage[] }>(
     `/api/health/chat/${encodeURIComponent(id)}`,
@@ -73,6 +82,8 @@ async function sendMessage(text: string, attachmentIds: string[], names: string[
   const reply = new AssistantView();
   const body: Record<string, unknown> = { message: text, stream: true };
   if (chatId) body.chat_id = chatId;
+  const model = byId<HTMLSelectElement>("chat-model").value;
+  if (model !== "auto") body.model = model;
   if (attachmentIds.length) body.attachment_ids = attachmentIds;
   const response = await fetch("/api/health/chat", {
     method: "POST",
@@ -142,7 +153,7 @@ export async function initChat(current: Session): Promise<void> {
     }
   });
   try {
-    await loadConversations();
+    await Promise.all([loadConversations(), loadModels()]);
     const wanted = location.hash.slice(1);
     if (wanted) await open(wanted);
     else startNew(false);
