@@ -22,6 +22,15 @@ import { createTestAccount, type TestAccount } from "./http";
 /** How long one request may take, at most, while a dependency is down (the "never hangs" bound). */
 export const REQUEST_DEADLINE_MS = 15_000;
 
+/**
+ * Outages per fault test and how long each lasts. `bun run test` runs one short outage;
+ * `bun run test:long` sets FAULT_ROUNDS and FAULT_OUTAGE_MS for repeated, longer ones.
+ */
+export const FAULT_ROUNDS = Math.max(1, Number(process.env.FAULT_ROUNDS ?? 1));
+export const FAULT_OUTAGE_MS = Math.max(500, Number(process.env.FAULT_OUTAGE_MS ?? 3000));
+/** A fault test's time limit: the fixed part plus each outage with room for its recovery. */
+export const FAULT_TEST_TIMEOUT_MS = 60_000 + (FAULT_ROUNDS - 1) * 15_000 + FAULT_ROUNDS * FAULT_OUTAGE_MS;
+
 async function tempDir(name: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `phs-fault-${name}-`));
 }
@@ -199,20 +208,27 @@ export interface Outcome {
 }
 
 /**
- * Runs `writers` concurrent request loops until `stop()` is called or a loop has sent `maxEach`
- * requests. Each request gets REQUEST_DEADLINE_MS; every outcome is recorded, nothing is retried.
+ * Runs `writers` concurrent request loops until `stop()` is called, or a loop has sent `maxEach`
+ * requests or had `maxOk` successes. Each request gets REQUEST_DEADLINE_MS; every outcome is recorded, nothing is retried.
  * A short pause between a loop's requests keeps two cores from spinning on fast 503s.
  */
 export function runLoad(
   writers: number,
   send: (writer: number, signal: AbortSignal) => Promise<Response>,
-  options: { maxEach?: number; pauseMs?: number } = {},
+  options: { maxEach?: number; maxOk?: number; pauseMs?: number } = {},
 ) {
   const outcomes: Outcome[] = [];
   const started = performance.now();
   let stopping = false;
   const loop = async (writer: number) => {
-    for (let n = 0; !stopping && n < (options.maxEach ?? Number.POSITIVE_INFINITY); n++) {
+    let ok = 0;
+    for (
+      let n = 0;
+      !stopping &&
+      n < (options.maxEach ?? Number.POSITIVE_INFINITY) &&
+      ok < (options.maxOk ?? Number.POSITIVE_INFINITY);
+      n++
+    ) {
       const sentAt = performance.now();
       const outcome: Outcome = { writer, status: 0, ms: 0, sentAt: sentAt - started, retryAfter: null };
       try {
@@ -230,6 +246,7 @@ export function runLoad(
         outcome.failure = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       }
       outcome.ms = performance.now() - sentAt;
+      if (outcome.status >= 200 && outcome.status < 300) ok += 1;
       outcomes.push(outcome);
       await Bun.sleep(options.pauseMs ?? 20);
     }
@@ -244,6 +261,54 @@ export function runLoad(
       return outcomes;
     },
   };
+}
+
+export interface OutageWindow {
+  /** ms into the load: the server had stopped; it was started again. */
+  downAt: number;
+  restartedAt: number;
+  outageMs: number;
+  /** From the restart to the first success sent after it. */
+  recoveryMs: number;
+}
+
+/**
+ * FAULT_ROUNDS times: stops the server, waits FAULT_OUTAGE_MS, starts it again and waits for the
+ * first success sent after the restart (the API recovering by itself), then lets the load run on.
+ */
+export async function outages(server: PrivateServer, load: ReturnType<typeof runLoad>): Promise<OutageWindow[]> {
+  const windows: OutageWindow[] = [];
+  for (let round = 0; round < FAULT_ROUNDS; round++) {
+    const stoppedAt = load.elapsed();
+    await server.stop();
+    const downAt = load.elapsed();
+    await Bun.sleep(FAULT_OUTAGE_MS);
+    await server.start();
+    const restartedAt = load.elapsed();
+    let first: Outcome | undefined;
+    await waitFor(
+      "recovery",
+      async () => {
+        first = load.outcomes.find((o) => o.sentAt >= restartedAt && o.status >= 200 && o.status < 300);
+        return first !== undefined;
+      },
+      30_000,
+    );
+    const done = first as Outcome;
+    windows.push({
+      downAt,
+      restartedAt,
+      outageMs: Math.round(restartedAt - stoppedAt),
+      recoveryMs: Math.round(done.sentAt + done.ms - restartedAt),
+    });
+    await Bun.sleep(500);
+  }
+  return windows;
+}
+
+/** Outcomes sent once the server was gone and answered before it was back. */
+export function duringOutages(outcomes: Outcome[], windows: OutageWindow[]): Outcome[] {
+  return outcomes.filter((o) => windows.some((w) => o.sentAt > w.downAt && o.sentAt + o.ms < w.restartedAt));
 }
 
 /** Counts by status, the slowest request and the 503s without Retry-After: what a fault test reports. */

@@ -15,9 +15,9 @@ import { processEnvFor, testWorld } from "../helpers/infra";
 /**
  * Worker processes killed in the middle of a paper ingest. The file has its own database, Redis
  * prefix and index prefix, so the papers table and index hold exactly what this file wrote. Batches
- * are small (25 papers) so a kill lands between and inside batches.
+ * are small (40 papers) so a kill lands between and inside batches.
  */
-const BATCH = 25;
+const BATCH = 40;
 
 let env: Env;
 let sql: Sql;

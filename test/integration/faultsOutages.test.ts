@@ -11,8 +11,12 @@ import { createRedis, redisReady } from "../../shared/redis";
 import {
   addEntry,
   deletePrefix,
+  duringOutages,
+  FAULT_OUTAGE_MS,
+  FAULT_TEST_TIMEOUT_MS,
   healthWriter,
   type Outcome,
+  outages,
   ownPrefix,
   type PrivateServer,
   privateMeili,
@@ -59,21 +63,6 @@ async function startApi(overrides: Record<string, string>): Promise<Service> {
   return api;
 }
 
-/** The first success sent after `since` (ms into the load), waited for; returns when it was answered. */
-async function recoveredAfter(outcomes: Outcome[], since: number): Promise<number> {
-  let first: Outcome | undefined;
-  await waitFor(
-    "recovery",
-    async () => {
-      first = outcomes.find((o) => o.sentAt >= since && o.status >= 200 && o.status < 300);
-      return first !== undefined;
-    },
-    30_000,
-  );
-  const done = first as Outcome;
-  return Math.round(done.sentAt + done.ms - since);
-}
-
 /** How many of these ids are stored in the table. */
 async function countPresent(db: Sql, table: "trackers" | "tracker_entries", ids: string[]): Promise<number> {
   const [row] = await db<{ n: number }[]>`select count(*)::int as n from ${db(table)} where id = any(${ids}::uuid[])`;
@@ -96,61 +85,57 @@ function expectOnlySuccessOr503(outcomes: Outcome[]) {
 }
 
 describe("faults: dependencies stopped under load", () => {
-  test("Redis stopped for 3 s under tracker-entry writers: 503 + Retry-After, then recovery without restart; no acknowledged entry lost", async () => {
-    const redisServer = await privateRedis();
-    servers.push(redisServer);
-    const prefix = ownPrefix(env, "fr");
-    prefixes.push(prefix);
-    const api = await startApi({ REDIS_URL: redisServer.url, REDIS_PREFIX: prefix });
-    const setupRedis = createRedis(redisServer.url, "request");
-    await redisReady(setupRedis);
-    const writers = await Promise.all(
-      Array.from({ length: 6 }, () => healthWriter(api, { ...base, redis: setupRedis }, prefix)),
-    );
-    setupRedis.disconnect();
+  test(
+    `Redis stopped for ${FAULT_OUTAGE_MS / 1000} s under tracker-entry writers: 503 + Retry-After, then recovery without restart; no acknowledged entry lost`,
+    async () => {
+      const redisServer = await privateRedis();
+      servers.push(redisServer);
+      const prefix = ownPrefix(env, "fr");
+      prefixes.push(prefix);
+      const api = await startApi({ REDIS_URL: redisServer.url, REDIS_PREFIX: prefix });
+      const setupRedis = createRedis(redisServer.url, "request");
+      await redisReady(setupRedis);
+      const writers = await Promise.all(
+        Array.from({ length: 6 }, () => healthWriter(api, { ...base, redis: setupRedis }, prefix)),
+      );
+      setupRedis.disconnect();
 
-    // At most 170 entries per log: below the 180 a log keeps, so every acknowledged entry must stay.
-    const load = runLoad(writers.length, (w, signal) => addEntry(api, writers[w] as (typeof writers)[0], signal), {
-      maxEach: 170,
-      pauseMs: 40,
-    });
-    await waitFor("load running", async () => load.outcomes.filter((o) => o.status === 201).length >= 12);
-    const stoppedAt = load.elapsed();
-    await redisServer.stop();
-    const downAt = load.elapsed();
-    await Bun.sleep(3000);
-    await redisServer.start();
-    const restartedAt = load.elapsed();
-    const recoveryMs = await recoveredAfter(load.outcomes, restartedAt);
-    await Bun.sleep(500);
-    const outcomes = await load.stop();
+      // At most 170 acknowledged entries per log: below the 180 a log keeps, so every one must stay.
+      const load = runLoad(writers.length, (w, signal) => addEntry(api, writers[w] as (typeof writers)[0], signal), {
+        maxOk: 170,
+        pauseMs: 40,
+      });
+      await waitFor("load running", async () => load.outcomes.filter((o) => o.status === 201).length >= 12);
+      const windows = await outages(redisServer, load);
+      const outcomes = await load.stop();
 
-    const summary = expectOnlySuccessOr503(outcomes);
-    // Requests sent once Redis was gone and answered before it was back. Some may still succeed on
-    // request slots leased from Redis before the outage (shared/services/slotLeases.ts); the rest are 503.
-    const during = outcomes.filter((o) => o.sentAt > downAt && o.sentAt + o.ms < restartedAt);
-    const refused = during.filter((o) => o.status === 503 && o.errorCode === "UNAVAILABLE");
-    expect(refused.length).toBeGreaterThan(0);
-    expect(during.filter((o) => o.status !== 503 && o.status !== 201)).toEqual([]);
-    const onLeases = during.length - refused.length;
-    expect(api.child.exitCode).toBeNull();
+      const summary = expectOnlySuccessOr503(outcomes);
+      // Requests sent once Redis was gone and answered before it was back. Some may still succeed on
+      // request slots leased from Redis before the outage (shared/services/slotLeases.ts); the rest are 503.
+      const during = duringOutages(outcomes, windows);
+      const refused = during.filter((o) => o.status === 503 && o.errorCode === "UNAVAILABLE");
+      expect(refused.length).toBeGreaterThan(0);
+      expect(during.filter((o) => o.status !== 503 && o.status !== 201)).toEqual([]);
+      const onLeases = during.length - refused.length;
+      expect(api.child.exitCode).toBeNull();
 
-    const acknowledged = outcomes.filter((o) => o.status === 201).map((o) => o.id as string);
-    expect(await countPresent(base.sql, "tracker_entries", acknowledged)).toBe(acknowledged.length);
-    const total = await countEntries(
-      base.sql,
-      writers.map((w) => w.trackerId),
-    );
-    report.redis = {
-      ...summary,
-      unexpected: summary.unexpected.length,
-      outageMs: Math.round(restartedAt - stoppedAt),
-      recoveryMsAfterRestart: recoveryMs,
-      servedOnLeasedSlotsDuringOutage: onLeases,
-      acknowledged: acknowledged.length,
-      storedButNotAcknowledged: total - acknowledged.length,
-    };
-  }, 60_000);
+      const acknowledged = outcomes.filter((o) => o.status === 201).map((o) => o.id as string);
+      expect(await countPresent(base.sql, "tracker_entries", acknowledged)).toBe(acknowledged.length);
+      const total = await countEntries(
+        base.sql,
+        writers.map((w) => w.trackerId),
+      );
+      report.redis = {
+        ...summary,
+        unexpected: summary.unexpected.length,
+        outages: windows.map(({ outageMs, recoveryMs }) => ({ outageMs, recoveryMsAfterRestart: recoveryMs })),
+        servedOnLeasedSlotsDuringOutage: onLeases,
+        acknowledged: acknowledged.length,
+        storedButNotAcknowledged: total - acknowledged.length,
+      };
+    },
+    FAULT_TEST_TIMEOUT_MS,
+  );
 
   test("Meilisearch stopped: paper search 503 with the documented body; health, account and logs keep working; search returns without an API restart", async () => {
     const meili = await privateMeili();
@@ -208,122 +193,118 @@ describe("faults: dependencies stopped under load", () => {
     report.meilisearch = { outageMs: Math.round(restartedAt - stoppedAt), recoveryMsAfterRestart: recoveryMs };
   }, 60_000);
 
-  test("PostgreSQL crashed (pg_ctl stop -m immediate) under concurrent writes: 503 never 500, nothing half-applied, recovery without restart", async () => {
-    let pg: PrivateServer;
-    try {
-      pg = await privatePostgres();
-    } catch (error) {
-      throw new Error(`A private PostgreSQL cluster could not be created here: ${(error as Error).message}`);
-    }
-    servers.push(pg);
-    const sql: Sql = createSql(pg.url, { max: 2 });
-    const prefix = ownPrefix(env, "fp");
-    prefixes.push(prefix);
-    const api = await startApi({ DATABASE_URL: pg.url, REDIS_PREFIX: prefix });
-    const deps = { ...base, sql };
-    const entryWriters = await Promise.all(Array.from({ length: 3 }, () => healthWriter(api, deps, prefix)));
-    const creator = await healthWriter(api, deps, prefix);
-    const cycler = await healthWriter(api, deps, prefix);
+  test(
+    "PostgreSQL crashed (pg_ctl stop -m immediate) under concurrent writes: 503 never 500, nothing half-applied, recovery without restart",
+    async () => {
+      let pg: PrivateServer;
+      try {
+        pg = await privatePostgres();
+      } catch (error) {
+        throw new Error(`A private PostgreSQL cluster could not be created here: ${(error as Error).message}`);
+      }
+      servers.push(pg);
+      const sql: Sql = createSql(pg.url, { max: 2 });
+      const prefix = ownPrefix(env, "fp");
+      prefixes.push(prefix);
+      const api = await startApi({ DATABASE_URL: pg.url, REDIS_PREFIX: prefix });
+      const deps = { ...base, sql };
+      const entryWriters = await Promise.all(Array.from({ length: 3 }, () => healthWriter(api, deps, prefix)));
+      const creator = await healthWriter(api, deps, prefix);
+      const cycler = await healthWriter(api, deps, prefix);
 
-    // The cycler walks: save profile → create log → add entry → delete profile (deletes the logs), and
-    // repeats a step until it succeeds, so every step runs while PostgreSQL goes down at some point.
-    let step = 0;
-    let cyclerTracker = cycler.trackerId;
-    const cycle = async (signal: AbortSignal) => {
-      const current = step % 4;
-      const response =
-        current === 0
-          ? await request(api, "/api/v1/health/profile", {
-              method: "POST",
-              key: cycler.apiKey,
-              body: { consentGiven: true, conditions: [], medications: [] },
-              signal,
-            })
-          : current === 1
-            ? await request(api, "/api/v1/health/trackers", {
+      // The cycler walks: save profile → create log → add entry → delete profile (deletes the logs), and
+      // repeats a step until it succeeds, so every step runs while PostgreSQL goes down at some point.
+      let step = 0;
+      let cyclerTracker = cycler.trackerId;
+      const cycle = async (signal: AbortSignal) => {
+        const current = step % 4;
+        const response =
+          current === 0
+            ? await request(api, "/api/v1/health/profile", {
                 method: "POST",
                 key: cycler.apiKey,
-                body: { title: "Cycle", kind: "acute" },
+                body: { consentGiven: true, conditions: [], medications: [] },
                 signal,
               })
-            : current === 2
-              ? await addEntry(api, { apiKey: cycler.apiKey, trackerId: cyclerTracker }, signal)
-              : await request(api, "/api/v1/health/profile?confirm=delete", {
-                  method: "DELETE",
+            : current === 1
+              ? await request(api, "/api/v1/health/trackers", {
+                  method: "POST",
                   key: cycler.apiKey,
+                  body: { title: "Cycle", kind: "acute" },
                   signal,
-                });
-      if (response.ok) {
-        if (current === 1) cyclerTracker = ((await response.clone().json()) as { id: string }).id;
-        step += 1;
-      }
-      return response;
-    };
-    const writers = entryWriters.length;
-    const load = runLoad(
-      writers + 2,
-      (w, signal) => {
-        if (w < writers) return addEntry(api, entryWriters[w] as (typeof entryWriters)[0], signal);
-        if (w === writers) {
-          return request(api, "/api/v1/health/trackers", {
-            method: "POST",
-            key: creator.apiKey,
-            body: { title: "Created under load", kind: "custom" },
-            signal,
-          });
+                })
+              : current === 2
+                ? await addEntry(api, { apiKey: cycler.apiKey, trackerId: cyclerTracker }, signal)
+                : await request(api, "/api/v1/health/profile?confirm=delete", {
+                    method: "DELETE",
+                    key: cycler.apiKey,
+                    signal,
+                  });
+        if (response.ok) {
+          if (current === 1) cyclerTracker = ((await response.clone().json()) as { id: string }).id;
+          step += 1;
         }
-        return cycle(signal);
-      },
-      { maxEach: 170, pauseMs: 25 },
-    );
-    await waitFor("load running", async () => load.outcomes.filter((o) => o.status === 201).length >= 12);
-    const stoppedAt = load.elapsed();
-    await pg.stop();
-    const downAt = load.elapsed();
-    await Bun.sleep(3000);
-    await pg.start();
-    const restartedAt = load.elapsed();
-    const recoveryMs = await recoveredAfter(load.outcomes, restartedAt);
-    await Bun.sleep(500);
-    const outcomes = await load.stop();
-    const summary = expectOnlySuccessOr503(outcomes);
-    // Requests sent once the server was gone and answered before it was back: all 503.
-    const during = outcomes.filter((o) => o.sentAt > downAt && o.sentAt + o.ms < restartedAt);
-    expect(during.length).toBeGreaterThan(0);
-    expect(during.filter((o) => o.status !== 503 || o.errorCode !== "UNAVAILABLE")).toEqual([]);
-    expect(api.child.exitCode).toBeNull();
-    expect(step).toBeGreaterThan(4);
+        return response;
+      };
+      const writers = entryWriters.length;
+      const load = runLoad(
+        writers + 2,
+        (w, signal) => {
+          if (w < writers) return addEntry(api, entryWriters[w] as (typeof entryWriters)[0], signal);
+          if (w === writers) {
+            return request(api, "/api/v1/health/trackers", {
+              method: "POST",
+              key: creator.apiKey,
+              body: { title: "Created under load", kind: "custom" },
+              signal,
+            });
+          }
+          return cycle(signal);
+        },
+        { maxOk: 170, pauseMs: 25 },
+      );
+      await waitFor("load running", async () => load.outcomes.filter((o) => o.status === 201).length >= 12);
+      const windows = await outages(pg, load);
+      const outcomes = await load.stop();
+      const summary = expectOnlySuccessOr503(outcomes);
+      // Requests sent once the server was gone and answered before it was back: all 503.
+      const during = duringOutages(outcomes, windows);
+      expect(during.length).toBeGreaterThan(0);
+      expect(during.filter((o) => o.status !== 503 || o.errorCode !== "UNAVAILABLE")).toEqual([]);
+      expect(api.child.exitCode).toBeNull();
+      expect(step).toBeGreaterThan(4);
 
-    // Every acknowledged entry and log is stored.
-    const ackEntries = outcomes.filter((o) => o.writer < writers && o.status === 201).map((o) => o.id as string);
-    expect(await countPresent(sql, "tracker_entries", ackEntries)).toBe(ackEntries.length);
-    const ackLogs = outcomes.filter((o) => o.writer === writers && o.status === 201).map((o) => o.id as string);
-    expect(await countPresent(sql, "trackers", ackLogs)).toBe(ackLogs.length);
-    // No half-applied entry: each log's counter equals its newest entry, and its entries are 1..n with no gap.
-    const broken = await sql`
+      // Every acknowledged entry and log is stored.
+      const ackEntries = outcomes.filter((o) => o.writer < writers && o.status === 201).map((o) => o.id as string);
+      expect(await countPresent(sql, "tracker_entries", ackEntries)).toBe(ackEntries.length);
+      const ackLogs = outcomes.filter((o) => o.writer === writers && o.status === 201).map((o) => o.id as string);
+      expect(await countPresent(sql, "trackers", ackLogs)).toBe(ackLogs.length);
+      // No half-applied entry: each log's counter equals its newest entry, and its entries are 1..n with no gap.
+      const broken = await sql`
       select t.id, t.entry_seq, count(e.id)::int as entries, min(e.seq) as first, max(e.seq) as last
       from trackers t left join tracker_entries e on e.tracker_id = t.id
       group by t.id
       having t.entry_seq <> coalesce(max(e.seq), 0) or count(e.id) <> t.entry_seq or coalesce(min(e.seq), 1) <> 1`;
-    expect([...broken]).toEqual([]);
-    // No half-applied profile deletion: no log outlives its account's consent.
-    const orphans = await sql`
+      expect([...broken]).toEqual([]);
+      // No half-applied profile deletion: no log outlives its account's consent.
+      const orphans = await sql`
       select t.id from trackers t
       where not exists (select 1 from health_profiles p where p.account_id = t.account_id)`;
-    expect([...orphans]).toEqual([]);
-    const total = await countEntries(
-      sql,
-      entryWriters.map((w) => w.trackerId),
-    );
-    await sql.end({ timeout: 5 });
-    report.postgres = {
-      ...summary,
-      unexpected: summary.unexpected.length,
-      outageMs: Math.round(restartedAt - stoppedAt),
-      recoveryMsAfterRestart: recoveryMs,
-      acknowledgedEntries: ackEntries.length,
-      storedButNotAcknowledged: total - ackEntries.length,
-      cyclerSteps: step,
-    };
-  }, 60_000);
+      expect([...orphans]).toEqual([]);
+      const total = await countEntries(
+        sql,
+        entryWriters.map((w) => w.trackerId),
+      );
+      await sql.end({ timeout: 5 });
+      report.postgres = {
+        ...summary,
+        unexpected: summary.unexpected.length,
+        outages: windows.map(({ outageMs, recoveryMs }) => ({ outageMs, recoveryMsAfterRestart: recoveryMs })),
+        acknowledgedEntries: ackEntries.length,
+        storedButNotAcknowledged: total - ackEntries.length,
+        cyclerSteps: step,
+      };
+    },
+    FAULT_TEST_TIMEOUT_MS,
+  );
 });
