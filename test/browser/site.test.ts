@@ -8,7 +8,16 @@ import { parseSourceLine, toPaper } from "../../shared/papers/record";
 import { setPlan } from "../../shared/services/accounts";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { type SttReplay, startSttReplay } from "../fixtures/transcription/replayServer";
-import { DESKTOP, FAKE_MICROPHONE, launchChromium, PHONE, type Site, screenshot, startSite } from "../helpers/browser";
+import {
+  accessibilityViolations,
+  DESKTOP,
+  FAKE_MICROPHONE,
+  launchChromium,
+  PHONE,
+  type Site,
+  screenshot,
+  startSite,
+} from "../helpers/browser";
 import { testDeps } from "../helpers/infra";
 import { TEST_PASSWORD, uniqueEmail } from "../helpers/website";
 
@@ -122,6 +131,7 @@ describe("the website in a browser", () => {
     await page.goto("/");
     await ready(page);
     await screenshot(page, "signin-desktop");
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByLabel("Email").nth(1).fill(email);
     await page.getByLabel("Password", { exact: true }).nth(1).fill(TEST_PASSWORD);
     await page.getByRole("button", { name: "Create account" }).click();
@@ -299,6 +309,14 @@ describe("the website in a browser", () => {
     expect(sent?.file?.declaredType).toStartWith("audio/webm");
     expect(sent?.file?.bytes.length).toBeGreaterThan(0);
     await page.getByLabel("Message", { exact: true }).fill("");
+  });
+
+  test("every signed-in page passes axe-core's WCAG 2.1 A and AA checks with its data loaded", async () => {
+    for (const path of ["/dashboard", "/health", "/health/logs", chatUrl]) {
+      await page.goto(path);
+      await ready(page);
+      expect({ path, violations: await accessibilityViolations(page) }).toEqual({ path, violations: [] });
+    }
   });
 
   test("every page works at phone width (375 px) after signing in there", async () => {

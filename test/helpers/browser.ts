@@ -65,6 +65,29 @@ export async function startSite(base: Deps): Promise<Site> {
   };
 }
 
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+const AXE_SOURCE = Bun.file(join(import.meta.dir, "..", "..", "node_modules", "axe-core", "axe.min.js"));
+
+/**
+ * axe-core's WCAG 2.0/2.1 A and AA rules (labels, names, contrast, landmarks, ARIA) on the page as
+ * it is now. The script is evaluated through the DevTools protocol, which the page's CSP does not
+ * restrict, so the page itself runs unchanged.
+ */
+export async function accessibilityViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(await AXE_SOURCE.text());
+  return (await page.evaluate(`axe
+    .run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } })
+    .then((result) => result.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((node) => node.target.join(" ")),
+    })))`)) as AxeViolation[];
+}
+
 /** `UPDATE_SCREENSHOTS=1 bun run test test/browser` also refreshes the README's screenshots. */
 const UPDATE_DOCS = process.env.UPDATE_SCREENSHOTS === "1";
 
