@@ -142,6 +142,11 @@ describe("the website in a browser", () => {
     const session = await sessionOf(desktop);
     expect(session.status).toBe(200);
     accountId = session.body.account.id;
+    // On free, the health pages say what is missing instead of failing silently.
+    await page.goto("/health/logs");
+    await ready(page);
+    await page.locator(".plan-required", { hasText: "need the Go plan" }).waitFor();
+    await expect(page.locator(".plan-required .plan-name").textContent()).resolves.toBe("free");
     // Sign-up gives the free plan and there is no billing yet: move the account to "go" as an
     // operator would (`bun run admin`), so the health pages are usable.
     await setPlan(
@@ -152,7 +157,7 @@ describe("the website in a browser", () => {
   });
 
   test("the dashboard creates a key, shows it once, and the key works against /api/v1/papers/search", async () => {
-    await page.reload();
+    await page.goto("/dashboard");
     await ready(page);
     await expect(page.locator("#usage-plan").textContent()).resolves.toBe("go");
     await page.getByRole("button", { name: "Create a key" }).click();
@@ -226,6 +231,11 @@ describe("the website in a browser", () => {
       circles.nth(1).getAttribute("cy"),
     ]);
     expect(Number(sixY)).toBeLessThan(Number(fourY));
+    // The CSV export link downloads the same entries, oldest first.
+    const download = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Download this log as CSV" }).click();
+    const csv = await Bun.file((await (await download).path()) as string).text();
+    expect(csv.split("\r\n")[1]).toContain("38.9");
     await screenshot(page, "logs-desktop");
   });
 

@@ -75,6 +75,14 @@ async function showLog(id: string): Promise<void> {
   byId("entry-section").hidden = tracker.status !== "active";
   byId("entry-heading").textContent = `Add an entry to “${tracker.title}”`;
   byId("chart-section").hidden = false;
+  byId("export").replaceChildren(
+    h(
+      "a",
+      { href: `/api/health/trackers/${encodeURIComponent(id)}/export?format=csv`, download: true },
+      "Download this log as CSV",
+    ),
+    " (for a spreadsheet, or to bring to a doctor)",
+  );
   const body = byId("entries-table").querySelector("tbody") as HTMLTableSectionElement;
   body.replaceChildren(...tracker.entries.map(entryRow));
   if (tracker.entries.length === 0) {
