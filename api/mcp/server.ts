@@ -29,12 +29,20 @@ const CAPABILITIES = { tools: { listChanged: false } };
 const VALIDATOR = new AjvJsonSchemaValidator();
 
 /**
- * tools/call is registered with a schema that takes any params: the SDK's Server then checks them
- * against CallToolRequestSchema itself and answers -32602 (invalid params). Registered with the
- * strict schema, the protocol layer's parse failed first, and `"arguments": ""` came back as
- * -32603, the code this server keeps for bugs inside a tool.
+ * Handlers are registered with schemas that take any params and check them themselves: the
+ * protocol layer turns its own failed parse into -32603, the code this server keeps for bugs
+ * (`"arguments": ""` or `"protocolVersion": 5` came back as -32603); a malformed request is -32602.
+ * For tools/call the SDK's Server does that check (against CallToolRequestSchema).
  */
-const ANY_TOOLS_CALL = z.looseObject({ method: z.literal("tools/call"), params: z.unknown() });
+const anyParams = <M extends string>(method: M) =>
+  z.looseObject({ method: z.literal(method), params: z.unknown().optional() });
+
+function checked<T>(method: string, schema: z.ZodType<T>, request: unknown): T {
+  const parsed = schema.safeParse(request);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `/${issue.path.join("/")}: ${issue.message}`);
+  throw new McpError(ErrorCode.InvalidParams, `Invalid ${method} request: ${problems.join("; ")}`);
+}
 
 /** Built once: a fresh server per request must stay cheap. TypeBox schemas are JSON Schema already. */
 const TOOL_LIST = TOOLS.map((tool) => ({
@@ -55,13 +63,16 @@ export async function handleMcpRequest(request: Request, ctx: ToolContext, log: 
   if (adapted instanceof Response) return adapted;
   const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, jsonSchemaValidator: VALIDATOR });
   // Our own version negotiation (see protocol.ts): the SDK's would answer 2025-06-15 with its newest.
-  server.setRequestHandler(InitializeRequestSchema, (init) => ({
-    protocolVersion: negotiateVersion(init.params.protocolVersion),
+  server.setRequestHandler(anyParams("initialize"), (request) => ({
+    protocolVersion: negotiateVersion(checked("initialize", InitializeRequestSchema, request).params.protocolVersion),
     capabilities: CAPABILITIES,
     serverInfo: SERVER_INFO,
   }));
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
-  server.setRequestHandler(ANY_TOOLS_CALL, (call) => {
+  server.setRequestHandler(anyParams("tools/list"), (request) => {
+    checked("tools/list", ListToolsRequestSchema, request);
+    return { tools: TOOL_LIST };
+  });
+  server.setRequestHandler(anyParams("tools/call"), (call) => {
     // The SDK's tools/call wrapper has checked the params against CallToolRequestSchema by now.
     const { name, arguments: args } = (call as CallToolRequest).params;
     return callTool(ctx, log, name, args ?? {});

@@ -272,14 +272,14 @@ function multipartArb(schema: JsonSchema, hints: Hints): fc.Arbitrary<Body> {
   });
 }
 
-/** Bodies for an operation that declares one: mostly schema-shaped, then every kind of broken. */
+/** Bodies for an operation that declares one: half schema-shaped (odd values), then every kind of broken. */
 function bodyArb(body: Record<string, JsonSchema>, hints: Hints): fc.Arbitrary<Body> {
   const schema = body["application/json"] ?? Object.values(body)[0] ?? {};
   const multipartOnly = !body["application/json"] && body["multipart/form-data"];
   const shaped = multipartOnly ? multipartArb(schema, hints) : plausible(schema, hints).map(json);
   const bodies: fc.WeightedArbitrary<Body>[] = [
-    { weight: 6, arbitrary: shaped },
-    { weight: 3, arbitrary: invalid(schema, hints).map(json) },
+    { weight: 12, arbitrary: shaped },
+    { weight: 4, arbitrary: invalid(schema, hints).map(json) },
     {
       weight: 1,
       arbitrary: MALFORMED.map((text) => ({ headers: { "content-type": "application/json" }, body: text })),

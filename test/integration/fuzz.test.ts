@@ -18,7 +18,7 @@ import {
 import { checkMcpResponse, type McpTool, mcpMessageArb, toolArgumentsArb } from "../helpers/fuzzMcp";
 import type { Hints } from "../helpers/fuzzValues";
 import { addEntry, createTracker, healthAccount } from "../helpers/health";
-import { call, json, mcpCall, type TestAccount, type TestApp } from "../helpers/http";
+import { call, errorOf, json, mcpCall, type TestAccount, type TestApp } from "../helpers/http";
 import { ownIndexes } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
 import { presign } from "../helpers/uploads";
@@ -237,5 +237,80 @@ describe("the MCP endpoint, fed bad JSON-RPC and bad tool arguments", () => {
       );
     }
     await expectAlive();
+  });
+});
+
+describe("inputs the fuzzer found (each was a 5xx, a slow 500 or a useless detail)", () => {
+  const send = (path: string, options: Parameters<typeof call>[2] = {}) =>
+    call(app, path, { key: reader.account.apiKey, ...options });
+
+  test("a body nested 100,000 levels deep → 400 naming the nesting (was 6 s and a 500)", async () => {
+    const rawBody = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const response = await send("/api/v1/health/trackers", {
+      method: "POST",
+      rawBody,
+      headers: { "content-type": "application/json" },
+    });
+    expect(response.status).toBe(400);
+    const error = await errorOf(response);
+    expect(error.details).toEqual([{ in: "body", path: "/", message: "The body nests deeper than 32 levels." }]);
+  });
+
+  test("NUL and lone surrogates in text → 400 pointing at the field (NUL was 503 'PostgreSQL is unavailable')", async () => {
+    const before = await snapshot(deps.sql, [reader.account.accountId]);
+    for (const title of ["a\u0000b", "x\ud800y"]) {
+      const response = await send("/api/v1/health/trackers", { method: "POST", body: { title, kind: "acute" } });
+      expect(response.status).toBe(400);
+      expect((await errorOf(response)).details).toEqual([
+        { in: "body", path: "/title", message: expect.stringContaining("Text") },
+      ]);
+    }
+    const query = await send("/api/v1/health/conditions/search?q=ab%00");
+    expect((await errorOf(query)).details).toEqual([{ in: "query", path: "/q", message: expect.any(String) }]);
+    expect(await snapshot(deps.sql, [reader.account.accountId])).toBe(before);
+  });
+
+  test("a malformed escape in a paper id → 400 (was a 500 from decodeURIComponent)", async () => {
+    const response = await send("/api/v1/papers/%zz");
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).details).toEqual([{ in: "params", path: "/*", message: expect.any(String) }]);
+  });
+
+  test("an out-of-range query integer names its parameter (was in: property, path: /)", async () => {
+    const response = await send("/api/v1/health/trackers?limit=0");
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).details).toEqual([
+      { in: "query", path: "/limit", message: expect.stringContaining("greater or equal to 1") },
+    ]);
+  });
+
+  test("MCP: malformed params → -32602 (tools/call and initialize were -32603); NUL in arguments → isError", async () => {
+    const badParams = await mcpCall(
+      app,
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_account", arguments: "" } },
+      auth(reader),
+    );
+    expect((await json<{ error: { code: number } }>(badParams)).error.code).toBe(-32602);
+    const badVersion = await mcpCall(
+      app,
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 5, capabilities: {} } },
+      auth(reader),
+    );
+    expect((await json<{ error: { code: number } }>(badVersion)).error.code).toBe(-32602);
+    const listWithoutParams = await mcpCall(app, { jsonrpc: "2.0", id: 1, method: "tools/list" }, auth(reader));
+    expect((await json<{ result: { tools: unknown[] } }>(listWithoutParams)).result.tools).toHaveLength(36);
+    const nul = await mcpCall(
+      app,
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "create_health_log", arguments: { title: "a\u0000b", kind: "acute" } },
+      },
+      auth(reader),
+    );
+    const { result } = await json<{ result: { isError: boolean; content: { text: string }[] } }>(nul);
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain("/title: Text may not contain the NUL character");
   });
 });
