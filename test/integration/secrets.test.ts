@@ -26,6 +26,8 @@ let owner: TestAccount;
 let listener: Redis;
 const published: string[] = [];
 const keys: string[] = [];
+/** Share tokens, session ids and CSRF tokens seen during the run; a CSRF token may be stored. */
+const secrets: { value: string; storable?: boolean }[] = [];
 const errorBodies: string[] = [];
 
 beforeAll(async () => {
@@ -178,6 +180,39 @@ describe("keys are used every way a client can", () => {
   });
 });
 
+describe("other bearer secrets: share links and website sessions", () => {
+  test("a share token is used, revoked and used again; a website session signs in and out", async () => {
+    const key = owner.apiKey;
+    const reply = await json<ChatReply>(
+      await call(app, "/api/v1/health/chat", {
+        method: "POST",
+        key,
+        body: { message: "symptom options for pregnancy" },
+      }),
+    );
+    const share = await json<{ token: string }>(
+      await call(app, `/api/v1/chats/${reply.chat_id}/share`, { method: "POST", key }),
+    );
+    secrets.push({ value: share.token });
+    expect((await call(app, `/api/v1/shared/${share.token}`)).status).toBe(200);
+    await call(app, `/api/v1/chats/${reply.chat_id}/share`, { method: "DELETE", key });
+    await refused(await call(app, `/api/v1/shared/${share.token}`), 404);
+
+    if (!app.routes.some((route) => route.path === "/api/auth/signup")) return;
+    const signup = await call(app, "/api/auth/signup", {
+      method: "POST",
+      body: { email: `secrets-${crypto.randomUUID()}@example.test`, password: "correct horse battery" },
+    });
+    expect(signup.status).toBe(201);
+    const cookie = /^(sid=[^;]*)/.exec(signup.headers.get("set-cookie") ?? "")?.[1] as string;
+    const { csrfToken } = await json<{ csrfToken: string }>(signup);
+    secrets.push({ value: cookie.slice("sid=".length) }, { value: csrfToken, storable: true });
+    expect((await call(app, "/api/auth/session", { headers: { cookie } })).status).toBe(200);
+    await call(app, "/api/auth/signout", { method: "POST", headers: { cookie, "x-csrf-token": csrfToken } });
+    await refused(await call(app, "/api/auth/session", { headers: { cookie } }));
+  });
+});
+
 describe("and stay out of every store", () => {
   test("the scanners find a planted canary in logs, Redis and PostgreSQL (so a clean scan means something)", async () => {
     const canary = `canary-${crypto.randomUUID()}`;
@@ -200,6 +235,21 @@ describe("and stay out of every store", () => {
     expect(keys).toHaveLength(3);
     for (const key of keys) {
       for (const needle of needles(key)) expect(await everywhere(needle), needle).toEqual(NOWHERE);
+    }
+  });
+
+  test("share tokens and website session secrets are not stored or logged either (hashes only)", async () => {
+    expect(secrets.length).toBeGreaterThan(0);
+    // The session's CSRF token is handed to the page on purpose: it may be stored, never logged.
+    for (const { value, storable } of secrets) {
+      const found = await everywhere(value);
+      expect(found.logs, value).toBe(0);
+      expect(found.published, value).toBe(0);
+      expect(found.errorBodies, value).toBe(0);
+      if (!storable) {
+        expect(found.redis, value).toBe(0);
+        expect(found.postgres, value).toEqual([]);
+      }
     }
   });
 
