@@ -153,6 +153,22 @@ export async function privateMeili(): Promise<PrivateServer & { masterKey: strin
   };
 }
 
+let logDir: Promise<string> | undefined;
+
+/** One directory for the service logs of a test file (removed by `removeServiceLogs`). */
+function serviceLogDir(): Promise<string> {
+  logDir ??= tempDir("logs");
+  return logDir;
+}
+
+/** Deletes the service logs; a test file calls it in afterAll, once its processes are stopped. */
+export async function removeServiceLogs(): Promise<void> {
+  if (!logDir) return;
+  const dir = await logDir;
+  logDir = undefined;
+  await rm(dir, { recursive: true, force: true });
+}
+
 export interface Service {
   child: Subprocess;
   url: string;
@@ -165,8 +181,7 @@ export interface Service {
  * so a failing test can show what the process said.
  */
 export async function spawnService(kind: "api" | "workers", env: Record<string, string | undefined>): Promise<Service> {
-  const dir = await tempDir(kind);
-  const logFile = join(dir, "out.log");
+  const logFile = join(await serviceLogDir(), `${kind}-${crypto.randomUUID()}.log`);
   const port = kind === "api" ? freePort() : 0;
   const child = Bun.spawn([process.execPath, kind === "api" ? "api/server.ts" : "workers/main.ts"], {
     env: { LOG_LEVEL: "warn", ...env, ...(kind === "api" ? { PORT: String(port) } : {}) },

@@ -9,7 +9,7 @@ import { type Env, redisUrl } from "../../shared/env";
 import { parseSourceLine, type SourcePaper, toPaper } from "../../shared/papers/record";
 import { closeQueues, createQueues, enqueue, type Queues } from "../../shared/queue";
 import { createRedis, type Redis } from "../../shared/redis";
-import { deletePrefix, exitWithin, ownPrefix, type Service, spawnService } from "../helpers/faults";
+import { deletePrefix, exitWithin, ownPrefix, removeServiceLogs, type Service, spawnService } from "../helpers/faults";
 import { processEnvFor, testWorld } from "../helpers/infra";
 
 /**
@@ -64,6 +64,7 @@ afterAll(async () => {
     await dropDatabase(env.DATABASE_URL as string);
     await deletePrefix(redisUrl(env), env.REDIS_PREFIX);
   }
+  await removeServiceLogs();
   if (Object.keys(report).length > 0) console.info("faults: ingest", JSON.stringify(report));
 });
 

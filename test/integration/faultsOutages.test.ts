@@ -23,6 +23,7 @@ import {
   privatePostgres,
   privateRedis,
   REQUEST_DEADLINE_MS,
+  removeServiceLogs,
   request,
   runLoad,
   type Service,
@@ -54,6 +55,7 @@ afterAll(async () => {
   await Promise.all(services.map((service) => stopProcess(service.child, 2000)));
   await Promise.all(servers.map((server) => server.destroy()));
   for (const prefix of prefixes) await deletePrefix(redisUrl(env), prefix);
+  await removeServiceLogs();
   if (Object.keys(report).length > 0) console.info("faults: outages", JSON.stringify(report));
 });
 

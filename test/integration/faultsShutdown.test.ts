@@ -10,6 +10,7 @@ import {
   type HealthWriter,
   healthWriter,
   ownPrefix,
+  removeServiceLogs,
   request,
   runLoad,
   type Service,
@@ -55,6 +56,7 @@ afterAll(async () => {
   await Promise.all([worker, ...(apis ?? [])].filter(Boolean).map((s) => stopProcess(s.child, 2000)));
   await upstream?.stop();
   await deletePrefix(redisUrl(deps.env), prefix);
+  await removeServiceLogs();
   if (Object.keys(report).length > 0) console.info("faults: shutdown", JSON.stringify(report));
 });
 
