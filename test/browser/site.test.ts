@@ -88,6 +88,19 @@ function ready(on: Page): Promise<unknown> {
   return on.locator("body[data-ready='true']").waitFor();
 }
 
+/** Presses Tab until `target` has the focus (failing after 30 presses): it is reachable by keyboard. */
+async function tabTo(on: Page, target: ReturnType<Page["locator"]>): Promise<void> {
+  for (let presses = 0; presses < 30; presses++) {
+    await on.keyboard.press("Tab");
+    const focused = await target.evaluate(
+      (element) =>
+        element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+    );
+    if (focused) return;
+  }
+  throw new Error("Tab never reached the control");
+}
+
 /** The session's JSON as the signed-in browser context sees it. */
 async function sessionOf(context: BrowserContext) {
   const response = await context.request.get(`${site.url}/api/auth/session`);
@@ -160,7 +173,9 @@ describe("the website in a browser", () => {
     await page.goto("/dashboard");
     await ready(page);
     await expect(page.locator("#usage-plan").textContent()).resolves.toBe("go");
-    await page.getByRole("button", { name: "Create a key" }).click();
+    // By keyboard: Tab reaches the button (past the skip link and the navigation), Enter presses it.
+    await tabTo(page, page.getByRole("button", { name: "Create a key" }));
+    await page.keyboard.press("Enter");
     const field = page.getByLabel("New API key");
     await field.waitFor();
     apiKey = await field.inputValue();
