@@ -7,6 +7,7 @@ import { startWorkers, type Workers } from "../../workers/runner";
 import { addEntry, createTracker, healthAccount } from "../helpers/health";
 import { call, errorOf, json, mcpCall, type TestAccount, type TestApp } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
+import { idProperties, type JsonSchema, pathsOf, requiredOps, snapshotOf } from "../helpers/isolation";
 import { type Presigned, presign, put, uploadFile } from "../helpers/uploads";
 
 /**
@@ -22,9 +23,6 @@ let workers: Workers;
 let a: TestAccount;
 let b: TestAccount;
 let ids: OwnedIds;
-
-/** Names that hold an id of something an account owns (or a cursor built from one). */
-const ID_LIKE = /^(id|ids|cursor)$|Ids?$|_ids?$/;
 
 /** Distinctive profile text of A, looked for in every answer B gets. */
 const MARKER = `isolation-marker-${crypto.randomUUID().slice(0, 8)}`;
@@ -331,76 +329,12 @@ const MCP_NOT_OWNED: Record<string, string> = {
   get_paper: "arXiv ids: a public catalog",
   get_papers: "arXiv ids: a public catalog",
   get_condition: "MONDO ids: public reference terms",
+  search_papers_advanced: "the `id` field of a fielded filter is an arXiv id: a public catalog",
 };
-
-// ---------------------------------------------------------------------------------------------
-// Where ids appear: path parameters, and id-like query and body properties.
-
-interface OpenApiOperation {
-  parameters?: { name: string; in: string }[];
-  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
-}
-type OpenApiDoc = { paths: Record<string, Record<string, OpenApiOperation>> };
-
-async function openApi(): Promise<OpenApiDoc> {
-  return json<OpenApiDoc>(await call(app, "/openapi.json"));
-}
-
-/** Every operation of the document with the names of the id-carrying inputs it takes. */
-function idInputs(doc: OpenApiDoc): Map<string, string[]> {
-  const found = new Map<string, string[]>();
-  for (const [path, operations] of Object.entries(doc.paths)) {
-    for (const [method, operation] of Object.entries(operations)) {
-      const names = new Set<string>();
-      for (const match of path.matchAll(/\{(\w+)\}/g)) names.add(match[1] as string);
-      if (path.includes("*")) names.add("*");
-      for (const parameter of operation.parameters ?? []) {
-        if (parameter.in === "query" && ID_LIKE.test(parameter.name)) names.add(parameter.name);
-      }
-      for (const media of Object.values(operation.requestBody?.content ?? {})) {
-        for (const name of idProperties(media.schema)) names.add(name);
-      }
-      if (names.size > 0) found.set(`${method.toUpperCase()} ${path}`, [...names]);
-    }
-  }
-  return found;
-}
-
-type JsonSchema = { properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[] };
-
-/** Id-like property names anywhere in a schema, nested ones as `outer[].inner`. */
-function idProperties(schema: JsonSchema | undefined, prefix = ""): string[] {
-  if (!schema) return [];
-  const found: string[] = [];
-  for (const [name, property] of Object.entries(schema.properties ?? {})) {
-    if (ID_LIKE.test(name)) found.push(`${prefix}${name}`);
-    found.push(...idProperties(property, `${prefix}${name}.`));
-  }
-  if (schema.items) found.push(...idProperties(schema.items, prefix.replace(/\.$/, "[].")));
-  for (const option of schema.anyOf ?? []) found.push(...idProperties(option, prefix));
-  return [...new Set(found)];
-}
-
-/**
- * Every operation that takes an id: from the OpenAPI document (path parameters, id-like query and
- * body properties) and from Elysia's route table (path parameters of routes the document leaves
- * out), so an undocumented route cannot hide from the check.
- */
-async function requiredOps(): Promise<Map<string, string[]>> {
-  const required = idInputs(await openApi());
-  for (const route of app.routes) {
-    if (route.method === "OPTIONS" || !/[:*]/.test(route.path)) continue;
-    const op = `${route.method} ${route.path.replace(/:(\w+)/g, "{$1}")}`;
-    if (required.has(op)) continue;
-    const names = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
-    required.set(op, route.path.includes("*") ? [...names, "*"] : names);
-  }
-  return required;
-}
 
 interface ToolListing {
   name: string;
-  inputSchema: { properties?: Record<string, unknown> };
+  inputSchema: JsonSchema;
 }
 
 async function mcp(key: string, method: string, params: Record<string, unknown>) {
@@ -415,62 +349,10 @@ async function toolList(key: string): Promise<ToolListing[]> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A's data as stored: every row of every table that belongs to A, directly or through a parent.
-
-/** Tables that hold no account's data; each says why. */
-const GLOBAL_TABLES: Record<string, string> = {
-  schema_migrations: "migration bookkeeping",
-  papers: "the public paper catalog",
-  reference_cache: "cached public RxNav/openFDA answers, keyed by query",
-  conditions: "the public MONDO terms",
-};
-
-async function snapshotOf(accountId: string): Promise<string> {
-  const sql = deps.sql;
-  const tables = (
-    await sql`
-    select table_name as name from information_schema.tables
-    where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`
-  ).map((r) => r.name as string);
-  const columns = await sql`
-    select table_name as table, column_name as column from information_schema.columns where table_schema = 'public'`;
-  const hasColumn = (table: string, column: string) => columns.some((c) => c.table === table && c.column === column);
-  const parents = await sql`
-    select tc.table_name as child, kcu.column_name as column, ccu.table_name as parent
-    from information_schema.table_constraints tc
-    join information_schema.key_column_usage kcu on kcu.constraint_name = tc.constraint_name
-    join information_schema.constraint_column_usage ccu on ccu.constraint_name = tc.constraint_name
-    where tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = 'public'`;
-  const parts: string[] = [];
-  for (const table of tables) {
-    let rows: readonly { row: unknown }[];
-    if (table === "accounts") {
-      rows = await sql<{ row: unknown }[]>`select to_jsonb(t) as row from accounts t where id = ${accountId}`;
-    } else if (hasColumn(table, "account_id")) {
-      rows = await sql<{ row: unknown }[]>`
-        select to_jsonb(t) as row from ${sql(table)} t where account_id = ${accountId} order by to_jsonb(t)::text`;
-    } else {
-      const link = parents.find((p) => p.child === table && hasColumn(p.parent as string, "account_id"));
-      if (!link) {
-        // A table that is neither global nor linked to an account would escape the snapshot.
-        expect(GLOBAL_TABLES[table], `table ${table}: add it to the snapshot or to GLOBAL_TABLES`).toBeString();
-        continue;
-      }
-      rows = await sql<{ row: unknown }[]>`
-        select to_jsonb(t) as row from ${sql(table)} t
-        where ${sql(link.column as string)} in (select id from ${sql(link.parent as string)} where account_id = ${accountId})
-        order by to_jsonb(t)::text`;
-    }
-    parts.push(`${table}: ${rows.map((r) => JSON.stringify(r.row)).join("\n")}`);
-  }
-  return parts.join("\n\n");
-}
-
-// ---------------------------------------------------------------------------------------------
 
 describe("coverage: every id-taking route and tool has a probe", () => {
   test("every operation with a path parameter or an id-like input is probed on each, or listed as not owned", async () => {
-    const required = await requiredOps();
+    const required = await requiredOps(app);
     expect(required.size).toBeGreaterThan(15);
     const probes = probesFor(required);
     const missing: string[] = [];
@@ -490,12 +372,12 @@ describe("coverage: every id-taking route and tool has a probe", () => {
     const tools = await toolList(b.apiKey);
     const missing: string[] = [];
     for (const tool of tools) {
-      const names = Object.keys(tool.inputSchema.properties ?? {}).filter((name) => ID_LIKE.test(name));
+      const names = idProperties(tool.inputSchema);
       if (names.length === 0 || MCP_NOT_OWNED[tool.name]) continue;
-      const probed = MCP_PROBES.filter((probe) => probe.tool === tool.name).map((probe) =>
-        Object.keys(probe.args(ids)),
+      const probed = MCP_PROBES.filter((probe) => probe.tool === tool.name).flatMap((probe) =>
+        pathsOf(probe.args(ids)),
       );
-      for (const name of names) if (!probed.flat().includes(name)) missing.push(`${tool.name}.${name}`);
+      for (const name of names) if (!probed.includes(name)) missing.push(`${tool.name}.${name}`);
     }
     expect(missing).toEqual([]);
     const names = new Set(tools.map((tool) => tool.name));
@@ -511,17 +393,26 @@ describe("coverage: every id-taking route and tool has a probe", () => {
  */
 function expectNothingOfA(text: string, sent: string) {
   expect(text).not.toContain(MARKER);
-  for (const id of [ids.trackerId, ids.otherTrackerId, ids.chatId, ids.otherChatId, ids.fileId, ids.pendingFileId]) {
+  const owned = [
+    ids.trackerId,
+    ids.otherTrackerId,
+    ids.chatId,
+    ids.otherChatId,
+    ids.messageId,
+    ids.fileId,
+    ids.pendingFileId,
+  ];
+  for (const id of owned) {
     if (!sent.includes(id)) expect(text).not.toContain(id);
   }
 }
 
 describe("account B with account A's ids", () => {
   test("every REST probe: 404 NOT_FOUND (or its documented status), nothing of A in the answer, A unchanged", async () => {
-    const before = await snapshotOf(a.accountId);
+    const before = await snapshotOf(deps.sql, a.accountId);
     expect(before).toContain(MARKER);
     const outcomes: string[] = [];
-    const probes = probesFor(await requiredOps());
+    const probes = probesFor(await requiredOps(app));
     for (const probe of probes) {
       const [method, template] = probe.op.split(" ") as [string, string];
       let response: Response;
@@ -555,11 +446,11 @@ describe("account B with account A's ids", () => {
       expectNothingOfA(text, sent);
     }
     expect(outcomes).toHaveLength(probes.length);
-    expect(await snapshotOf(a.accountId)).toBe(before);
+    expect(await snapshotOf(deps.sql, a.accountId)).toBe(before);
   });
 
   test("every MCP probe: a not-found isError result (or a listing of B's own), A unchanged", async () => {
-    const before = await snapshotOf(a.accountId);
+    const before = await snapshotOf(deps.sql, a.accountId);
     for (const probe of MCP_PROBES) {
       const result = await mcp(b.apiKey, "tools/call", { name: probe.tool, arguments: probe.args(ids) });
       const text = JSON.stringify(result);
@@ -571,7 +462,7 @@ describe("account B with account A's ids", () => {
       }
       expectNothingOfA(text, JSON.stringify(probe.args(ids)));
     }
-    expect(await snapshotOf(a.accountId)).toBe(before);
+    expect(await snapshotOf(deps.sql, a.accountId)).toBe(before);
   });
 
   test("A still reads everything it owns (the probes did not hit A's ids by accident)", async () => {
