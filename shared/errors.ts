@@ -79,13 +79,30 @@ export interface ErrorBody {
   error: { code: ErrorKind; message: string; requestId: string; details?: ErrorDetail[] };
 }
 
+/** Longest message, detail path or detail message in an error body. */
+const MAX_ERROR_TEXT = 300;
+
+/**
+ * Messages and details quote the request (an id, a property name); clipped, so a 300 KB id or
+ * property name is not sent back twice over (fuzzing found 600 KB error bodies).
+ */
+export function clipErrorText(text: string, max = MAX_ERROR_TEXT): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
 /** The documented body for an error. 5xx messages are generic so internals never leak. */
 export function errorBody(error: AppError, requestId: string): ErrorBody {
   const message =
     error.status >= 500 && !["UNAVAILABLE", "UPSTREAM_FAILED", "ASSISTANT_FAILED"].includes(error.kind)
       ? ERROR_KINDS.INTERNAL.summary
-      : error.message;
+      : clipErrorText(error.message);
   const body: ErrorBody = { error: { code: error.kind, message, requestId } };
-  if (error.details && error.details.length > 0) body.error.details = error.details;
+  if (error.details && error.details.length > 0) {
+    body.error.details = error.details.map((detail) => ({
+      ...detail,
+      path: clipErrorText(detail.path),
+      message: clipErrorText(detail.message),
+    }));
+  }
   return body;
 }

@@ -11,7 +11,7 @@ import {
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { Value } from "@sinclair/typebox/value";
 import { z } from "zod";
-import { AppError } from "../../shared/errors";
+import { AppError, clipErrorText } from "../../shared/errors";
 import type { Logger } from "../../shared/log";
 import { requireFeature } from "../../shared/services/access";
 import { TOOLS, TOOLS_BY_NAME } from "../../shared/tools";
@@ -128,6 +128,9 @@ function messageOf(error: AppError): string {
   return details.length && !details.every((d) => text.includes(d)) ? `${text} (${details.join("; ")})` : text;
 }
 
+/** Longest isError text: it quotes the arguments (a property name, an id), which can be huge. */
+const MAX_FAILURE_TEXT = 2_000;
+
 function failure(text: string): CallToolResult {
-  return { content: [{ type: "text", text }], isError: true };
+  return { content: [{ type: "text", text: clipErrorText(text, MAX_FAILURE_TEXT) }], isError: true };
 }

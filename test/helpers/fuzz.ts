@@ -368,7 +368,11 @@ export async function checkResponse(response: Response, sent: FuzzRequest): Prom
 }
 
 /** What is wrong with a 4xx answer's body, measured against `{"error": {code, message, requestId, details?}}`. */
+/** Error bodies quote the request only in short: never more than this, whatever was sent. */
+export const MAX_ERROR_BYTES = 16_384;
+
 export function errorBodyProblem(response: Response, text: string): string | undefined {
+  if (text.length > MAX_ERROR_BYTES) return `error body of ${text.length} characters`;
   let error: { code?: string; message?: unknown; requestId?: unknown; details?: unknown } | undefined;
   try {
     error = (JSON.parse(text) as { error?: typeof error }).error;
@@ -443,4 +447,49 @@ export class Tally {
       `total ${total}`,
     ].join("\n");
   }
+}
+
+/** Whole HTTP/1.1 messages that break the protocol itself: bad request lines, headers, framing. */
+export const RAW_HTTP: fc.Arbitrary<Uint8Array> = fc.oneof(
+  fc
+    .constantFrom(
+      "GET / HTTP/1.1\r\n\r\n",
+      "GET /api/v1/account HTTP/9.9\r\nHost: x\r\n\r\n",
+      "BREW /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
+      "GET /healthz\r\n\r\n",
+      "GET /%ED%A0%80 HTTP/1.1\r\nHost: x\r\n\r\n",
+      "GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
+      "GET /healthz HTTP/1.1\r\nHost: x\r\nX: a\u0000b\r\n\r\n",
+      `GET /healthz HTTP/1.1\r\nHost: x\r\nX: ${"a".repeat(100_000)}\r\n\r\n`,
+      "POST /api/v1/health/trackers HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\nContent-Length: 20\r\n\r\n{}",
+      "POST /api/v1/health/trackers HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
+      "POST /api/v1/health/trackers HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n",
+      "POST /api/v1/health/trackers HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+      "POST /api/v1/health/trackers HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n0\r\n\r\n",
+      'POST /api/v1/health/trackers HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"title":',
+    )
+    .map((text) => new TextEncoder().encode(text)),
+  fc.uint8Array({ minLength: 1, maxLength: 512 }),
+  fc.uint8Array({ maxLength: 256 }).map((bytes) => new Uint8Array([...new TextEncoder().encode("GET /"), ...bytes])),
+);
+
+/** Writes bytes to a fresh connection, half-closes it, and returns whatever the server answered. */
+export async function rawExchange(port: number, bytes: Uint8Array): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  const closed = Promise.withResolvers<void>();
+  const socket = await Bun.connect({
+    hostname: "127.0.0.1",
+    port,
+    socket: {
+      data: (_, data) => {
+        chunks.push(new Uint8Array(data));
+      },
+      close: () => closed.resolve(),
+      error: () => closed.resolve(),
+    },
+  });
+  socket.write(bytes);
+  socket.shutdown();
+  await closed.promise;
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }

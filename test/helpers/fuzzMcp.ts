@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { BAD_UTF8, errorBodyProblem, type FuzzRequest, MALFORMED } from "./fuzz";
+import { BAD_UTF8, errorBodyProblem, type FuzzRequest, MALFORMED, MAX_ERROR_BYTES } from "./fuzz";
 import { deepObject, type Hints, invalid, type JsonSchema, plausible } from "./fuzzValues";
 
 /** Generators and checks for the MCP endpoint (README "MCP server" → "Errors"). */
@@ -205,6 +205,7 @@ export async function checkMcpResponse(response: Response, described: string): P
     else if (message.result?.isError) {
       const said = message.result.content?.map((part) => part.text ?? "").join("") ?? "";
       if (said.trim().length === 0) fail("isError result without text");
+      if (said.length > MAX_ERROR_BYTES) fail(`isError text of ${said.length} characters`);
       if (message.result.structuredContent !== undefined) fail("isError result with structuredContent");
     } else accepted = true;
   }
@@ -215,4 +216,6 @@ function checkRpcError(message: RpcMessage, fail: (problem: string) => never): v
   const { code, message: said } = message.error ?? {};
   if (typeof code !== "number" || typeof said !== "string") fail("JSON-RPC error without code and message");
   if (code === -32603) fail("internal JSON-RPC error (-32603)");
+  if (typeof said === "string" && said.length > MAX_ERROR_BYTES)
+    fail(`JSON-RPC error message of ${said.length} characters`);
 }

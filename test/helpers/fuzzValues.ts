@@ -225,7 +225,7 @@ function brokenObject(schema: JsonSchema, hints: Hints, depth: number): fc.Arbit
   const options: fc.Arbitrary<unknown>[] = [
     objectBody(schema, hints, depth).chain((value) =>
       fc
-        .constantFrom("user_id", "__proto__", "constructor", "extra", "", "a".repeat(1000))
+        .constantFrom("user_id", "__proto__", "constructor", "extra", "", "a".repeat(1000), "k".repeat(300_000))
         .map((name) => ({ ...value, [name]: { admin: true } })),
     ),
   ];

@@ -10,6 +10,8 @@ import {
   FUZZ_RUNS,
   type Operation,
   operationsOf,
+  RAW_HTTP,
+  rawExchange,
   requestArb,
   snapshot,
   Tally,
@@ -237,6 +239,27 @@ describe("the MCP endpoint, fed bad JSON-RPC and bad tool arguments", () => {
       );
     }
     await expectAlive();
+  });
+});
+
+describe("the server on a real port, fed broken HTTP", () => {
+  test("malformed request lines, headers and framing: no 500–504, and /healthz answers after each", async () => {
+    const server = app.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = server.server?.port as number;
+    try {
+      await fc.assert(
+        fc.asyncProperty(RAW_HTTP, async (bytes) => {
+          const answer = await rawExchange(port, bytes);
+          tally.count("raw HTTP over TCP", !answer.startsWith("HTTP/1.1 2"));
+          // Bun's own parser answers these (400, 431, and 505 for an unknown HTTP version, which is right).
+          expect(answer).not.toMatch(/^HTTP\/1\.1 50[0-4]/);
+          expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+        }),
+        { numRuns: FUZZ_RUNS, ...(seed === undefined ? {} : { seed }) },
+      );
+    } finally {
+      await server.stop(true);
+    }
   });
 });
 
