@@ -319,6 +319,38 @@ describe("the website in a browser", () => {
     expect(sent.metadata.attachmentIds).toHaveLength(1);
   });
 
+  test("a stream cut off mid-reply is resumed from the last event id, and the whole reply is shown", async () => {
+    // The browser receives the real stream only up to its first text delta, then the connection ends.
+    await page.route(
+      `${site.url}/api/health/chat`,
+      async (route) => {
+        const response = await route.fetch();
+        const events = (await response.text()).split("\n\n");
+        const cut = events.findIndex((event) => event.includes('"type":"text-delta"'));
+        expect(cut).toBeGreaterThan(0);
+        await route.fulfill({ response, body: `${events.slice(0, cut + 1).join("\n\n")}\n\n` });
+      },
+      { times: 1 },
+    );
+    const resumed = page.waitForRequest((request) => request.url().endsWith("/stream"));
+    const before = await page.locator("#messages .message.assistant").count();
+    await page.getByLabel("Message", { exact: true }).fill("Show my logs once more");
+    await page.getByLabel("Message", { exact: true }).press("Enter");
+    const request = await resumed;
+    expect(Number(request.headers()["last-event-id"])).toBeGreaterThan(0);
+    // route.fetch() read the whole turn first, so it is over: 204, and the page reloads the stored reply.
+    expect((await request.response())?.status()).toBe(204);
+    // The turn had finished, so the page shows the stored conversation: every reply complete.
+    const complete = page.locator("#messages .message.assistant[aria-busy='false']", {
+      hasText: "not medical advice",
+    });
+    await complete.nth(before).waitFor();
+    const last = page.locator("#messages .message.assistant").last();
+    await expect(last.textContent()).resolves.toContain("Flu, November");
+    await expect(last.locator(".error").count()).resolves.toBe(0);
+    await expect(last.locator(".tool[data-state='output-available']").count()).resolves.toBe(1);
+  });
+
   test("a voice note is recorded, transcribed and put into the message box", async () => {
     const record = page.getByRole("button", { name: "Record voice note" });
     await record.click();

@@ -3,7 +3,7 @@ import { Attachments } from "./attachments";
 import { byId, formatTime, h, say } from "./dom";
 import { AssistantView, type StoredMessage, storedView, userView } from "./messageView";
 import { showPlanNotice } from "./profile";
-import { readUIChunks } from "./stream";
+import { readUIChunks, type StreamProgress } from "./stream";
 import { wireVoice } from "./voice";
 
 interface ChatSummary {
@@ -76,6 +76,47 @@ function startNew(focus = true): void {
   if (focus) byId("chat-message").focus();
 }
 
+const RESUME_ATTEMPTS = 3;
+
+/** Applies the chunks of one stream to the reply; a broken connection just ends it early. */
+async function follow(body: ReadableStream<Uint8Array>, reply: AssistantView, progress: StreamProgress) {
+  try {
+    for await (const chunk of readUIChunks(body, progress)) {
+      reply.apply(chunk);
+      reply.root.scrollIntoView({ block: "end" });
+    }
+  } catch {
+    // A dropped connection: resume() picks up where the last event id left off.
+  }
+}
+
+/**
+ * The stream ended before `[DONE]` (a dropped connection, a proxy timeout). The turn goes on
+ * server-side, so re-attach after the last event received; when the turn is over (204), show the
+ * stored conversation, which holds the whole reply.
+ */
+async function resume(id: string, reply: AssistantView, progress: StreamProgress): Promise<void> {
+  for (let attempt = 1; attempt <= RESUME_ATTEMPTS && !progress.done; attempt++) {
+    say(activity(), "The connection dropped; reconnecting…");
+    try {
+      const response = await fetch(`/api/health/chat/${encodeURIComponent(id)}/stream`, {
+        headers: { accept: "text/event-stream", ...(progress.lastId ? { "last-event-id": progress.lastId } : {}) },
+      });
+      if (response.status === 204) {
+        await open(id);
+        return;
+      }
+      if (!response.ok || !response.body) throw await errorFrom(response);
+      await follow(response.body, reply, progress);
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+    }
+  }
+  if (!progress.done) {
+    reply.error("The connection broke before the answer was complete. It is saved: reopen the conversation.");
+  }
+}
+
 /** Sends one message and renders the reply as the stream arrives. */
 async function sendMessage(text: string, attachmentIds: string[], names: string[]): Promise<void> {
   messages().append(userView(text, names));
@@ -96,13 +137,10 @@ async function sendMessage(text: string, attachmentIds: string[], names: string[
   reply.streaming = true;
   messages().append(reply.root);
   say(activity(), "The assistant is answering…");
+  const progress: StreamProgress = { done: false };
   try {
-    for await (const chunk of readUIChunks(response.body)) {
-      reply.apply(chunk);
-      reply.root.scrollIntoView({ block: "end" });
-    }
-  } catch {
-    reply.error("The connection broke before the answer was complete. It is saved: reopen the conversation.");
+    await follow(response.body, reply, progress);
+    if (!progress.done && chatId) await resume(chatId, reply, progress);
   } finally {
     reply.streaming = false;
     say(activity(), "");

@@ -23,7 +23,7 @@ export class AssistantView {
     this.sources = h("ul", { class: "sources" });
     this.root = h(
       "article",
-      { class: "message assistant", "aria-label": "Assistant" },
+      { class: "message assistant", "aria-label": "Assistant", "aria-busy": "false" },
       h("p", { class: "who" }, "Assistant"),
       this.content,
       h("div", { class: "sources-box", hidden: true }, h("p", { class: "who" }, "Sources"), this.sources),

@@ -5,7 +5,16 @@
 
 export type UIChunk = { type: string; [field: string]: unknown };
 
-export async function* readUIChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<UIChunk> {
+/** Where a reader got to: the last event id (to resume after it) and whether `[DONE]` arrived. */
+export interface StreamProgress {
+  lastId?: string;
+  done: boolean;
+}
+
+export async function* readUIChunks(
+  body: ReadableStream<Uint8Array>,
+  progress: StreamProgress = { done: false },
+): AsyncGenerator<UIChunk> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -16,14 +25,23 @@ export async function* readUIChunks(body: ReadableStream<Uint8Array>): AsyncGene
       const blocks = buffer.split(/\r?\n\r?\n/);
       buffer = done ? "" : (blocks.pop() ?? "");
       for (const block of blocks) {
-        const data = block
-          .split(/\r?\n/)
+        const lines = block.split(/\r?\n/);
+        const data = lines
           .filter((line) => line.startsWith("data:"))
           .map((line) => line.slice(5).replace(/^ /, ""))
           .join("\n");
         if (!data) continue;
-        if (data === "[DONE]") return;
-        yield JSON.parse(data) as UIChunk;
+        if (data === "[DONE]") {
+          progress.done = true;
+          return;
+        }
+        const chunk = JSON.parse(data) as UIChunk;
+        const id = lines
+          .find((line) => line.startsWith("id:"))
+          ?.slice(3)
+          .trim();
+        if (id) progress.lastId = id;
+        yield chunk;
       }
       if (done) return;
     }
