@@ -74,7 +74,8 @@ beforeAll(async () => {
   browser = await launchChromium(FAKE_MICROPHONE);
   desktop = await browser.newContext({ viewport: DESKTOP, baseURL: site.url, permissions: ["microphone"] });
   page = await desktop.newPage();
-});
+  // Setup indexes papers and starts a browser: on a busy 2-core machine that can take a while.
+}, 60_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -199,6 +200,26 @@ describe("the website in a browser", () => {
     await page.reload();
     await ready(page);
     expect(await page.content()).not.toContain(apiKey);
+  });
+
+  test("the dashboard revokes a key after confirming, and the key stops working", async () => {
+    await page.getByRole("button", { name: "Create a key" }).click();
+    await page.locator("#keys-status", { hasText: "Key created" }).waitFor();
+    const doomed = await page.getByLabel("New API key").inputValue();
+    const row = page.locator("#keys-table tbody tr", { hasText: doomed.slice(0, 10) });
+    page.once("dialog", (dialog) => void dialog.accept());
+    await row.getByRole("button", { name: /^Revoke key/ }).click();
+    await page.locator("#keys-status", { hasText: "revoked" }).waitFor();
+    await row.locator("td", { hasText: /^revoked/ }).waitFor();
+    const refused = await fetch(`${site.url}/api/v1/papers/search?q=geometric`, {
+      headers: { authorization: `Bearer ${doomed}` },
+    });
+    expect(refused.status).toBe(401);
+    // The first key is untouched.
+    const search = await fetch(`${site.url}/api/v1/papers/search?q=geometric`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(search.status).toBe(200);
   });
 
   test("the profile page gives consent", async () => {
