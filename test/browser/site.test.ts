@@ -72,7 +72,11 @@ beforeAll(async () => {
   site = await startSite(deps);
   workers = await startWorkers(site.deps, { queues: ["chat", "uploads", "transcription"] });
   browser = await launchChromium(FAKE_MICROPHONE);
-  desktop = await browser.newContext({ viewport: DESKTOP, baseURL: site.url, permissions: ["microphone"] });
+  desktop = await browser.newContext({
+    viewport: DESKTOP,
+    baseURL: site.url,
+    permissions: ["microphone", "clipboard-read", "clipboard-write"],
+  });
   page = await desktop.newPage();
   // Setup indexes papers and starts a browser: on a busy 2-core machine that can take a while.
 }, 60_000);
@@ -182,6 +186,11 @@ describe("the website in a browser", () => {
     apiKey = await field.inputValue();
     expect(apiKey).toMatch(/^phk_/);
     await expect(page.locator("#mcp-config").inputValue()).resolves.toContain(`Bearer ${apiKey}`);
+    await page.getByRole("button", { name: "Copy configuration" }).click();
+    await page.locator("#copy-status", { hasText: "Copied" }).waitFor();
+    const copied = JSON.parse((await page.evaluate("navigator.clipboard.readText()")) as string);
+    expect(JSON.stringify(copied)).toContain(`Bearer ${apiKey}`);
+    expect(JSON.stringify(copied)).toContain(`${site.url}/api/mcp`);
     await expect(page.locator("#keys-table tbody tr[data-key-id]").count()).resolves.toBeGreaterThanOrEqual(1);
     await screenshot(page, "dashboard-desktop");
 
