@@ -1,4 +1,4 @@
-import { ApiError, api, csrfHeaders, describeError, errorFrom, type Session } from "./api";
+import { api, csrfHeaders, describeError, errorFrom, type Session } from "./api";
 import { Attachments } from "./attachments";
 import { byId, formatTime, h, say } from "./dom";
 import { AssistantView, type StoredMessage, storedView, userView } from "./messageView";
@@ -119,7 +119,8 @@ async function resume(id: string, reply: AssistantView, progress: StreamProgress
 
 /** Sends one message and renders the reply as the stream arrives. */
 async function sendMessage(text: string, attachmentIds: string[], names: string[]): Promise<void> {
-  messages().append(userView(text, names));
+  const sent = userView(text, names);
+  messages().append(sent);
   const reply = new AssistantView();
   const body: Record<string, unknown> = { message: text, stream: true };
   if (chatId) body.chat_id = chatId;
@@ -131,7 +132,11 @@ async function sendMessage(text: string, attachmentIds: string[], names: string[
     headers: { "content-type": "application/json", accept: "text/event-stream", ...csrfHeaders() },
     body: JSON.stringify(body),
   });
-  if (!response.ok || !response.body) throw await errorFrom(response);
+  if (!response.ok || !response.body) {
+    // Refused before anything was stored: the message goes back into the box, not into the chat.
+    sent.remove();
+    throw await errorFrom(response);
+  }
   const isNew = !chatId;
   chatId = response.headers.get("x-chat-id") ?? chatId;
   reply.streaming = true;
@@ -171,6 +176,8 @@ export async function initChat(current: Session): Promise<void> {
       return;
     }
     const send = byId<HTMLButtonElement>("send");
+    // Enter submits the form even while the button is disabled: one message at a time.
+    if (send.disabled) return;
     send.disabled = true;
     say(status, "");
     try {
@@ -184,7 +191,7 @@ export async function initChat(current: Session): Promise<void> {
       attachments.clear();
       await sendMessage(text, ids, names);
     } catch (error) {
-      if (error instanceof ApiError && !input.value) input.value = text;
+      if (!input.value) input.value = text;
       fail(error);
     } finally {
       send.disabled = false;
