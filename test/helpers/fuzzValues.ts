@@ -83,14 +83,19 @@ function lengthWithin(min: number, max: number): fc.Arbitrary<number> {
   return fc.oneof(fc.constantFrom(min, max), fc.integer({ min, max: Math.min(max, min + 40) }));
 }
 
-/** A string within the schema's length bounds, full of unusual characters (may still be invalid by pattern). */
-function boundaryString(schema: JsonSchema): fc.Arbitrary<string> {
+/**
+ * A string within the schema's length bounds: when `wild`, full of unusual characters (may still be
+ * invalid by pattern); otherwise tame printable text, so one odd field is not hidden behind another.
+ */
+function boundaryString(schema: JsonSchema, wild: boolean): fc.Arbitrary<string> {
   const min = schema.minLength ?? 0;
   const max = Math.min(schema.maxLength ?? 300, HUGE);
   const fit = (text: string) => (text.length > max ? text.slice(0, max) : text.padEnd(min, "x"));
   if (schema.pattern && schema.pattern !== "\\S") return fc.stringMatching(new RegExp(schema.pattern));
+  const tame = fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 30 }).map(fit);
+  if (!wild) return tame;
   return fc.oneof(
-    { weight: 8, arbitrary: fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 30 }).map(fit) },
+    { weight: 8, arbitrary: tame },
     { weight: 4, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }).map(fit) },
     { weight: 4, arbitrary: fc.constantFrom(...NASTY_TEXT).map(fit) },
     { weight: 1, arbitrary: fc.constantFrom(...UNSTORABLE_TEXT).map(fit) },
@@ -124,30 +129,35 @@ export type Hints = Readonly<Record<string, readonly unknown[]>>;
 
 export const hintOf = (hints: Hints, name: string) => hints[name.toLowerCase().replaceAll("_", "")] ?? [];
 
-/** Values at and inside the schema's bounds, with odd content: most reach the service. */
-export function plausible(schema: JsonSchema, hints: Hints = {}, depth = 0): fc.Arbitrary<unknown> {
+/**
+ * Values at and inside the schema's bounds, with odd content: most reach the service. In an
+ * object, one property at a time is `wild` (odd text); the others are tame.
+ */
+export function plausible(schema: JsonSchema, hints: Hints = {}, depth = 0, wild = true): fc.Arbitrary<unknown> {
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const union = schema.anyOf ?? schema.oneOf;
   if (union)
     return fc.oneof(
-      ...union.map((member) => plausible({ ...schema, anyOf: undefined, oneOf: undefined, ...member }, hints, depth)),
+      ...union.map((member) =>
+        plausible({ ...schema, anyOf: undefined, oneOf: undefined, ...member }, hints, depth, wild),
+      ),
     );
   switch (schema.type) {
     case "string":
-      return schema.format === "integer" ? boundaryNumber(schema, true).map(String) : boundaryString(schema);
+      return schema.format === "integer" ? boundaryNumber(schema, true).map(String) : boundaryString(schema, wild);
     case "integer":
     case "number":
       return boundaryNumber(schema, schema.type === "integer");
     case "boolean":
       return fc.boolean();
     case "array":
-      return fc.array(depth >= MAX_DEPTH ? fc.constant("x") : plausible(schema.items ?? {}, hints, depth + 1), {
+      return fc.array(depth >= MAX_DEPTH ? fc.constant("x") : plausible(schema.items ?? {}, hints, depth + 1, wild), {
         minLength: schema.minItems ?? 0,
         maxLength: Math.min(schema.maxItems ?? 5, 5),
       });
     case "object":
-      return objectBody(schema, hints, depth);
+      return objectBody(schema, hints, depth, wild);
     default:
       return fc.oneof(fc.string(), fc.integer(), fc.constant(null));
   }
@@ -200,22 +210,54 @@ export const NUMERIC_TEXT = fc.constantFrom(
   "1_000",
 );
 
-function objectBody(schema: JsonSchema, hints: Hints, depth: number): fc.Arbitrary<Record<string, unknown>> {
+function objectBody(
+  schema: JsonSchema,
+  hints: Hints,
+  depth: number,
+  wild = true,
+): fc.Arbitrary<Record<string, unknown>> {
+  const names = Object.keys(schema.properties ?? {});
+  if (!wild || names.length === 0) return objectModel(schema, hints, depth, undefined);
+  return fc.constantFrom(...names).chain((wildName) => objectModel(schema, hints, depth, wildName));
+}
+
+/**
+ * The object's properties: required ones always, the wild one always, other optional ones a third
+ * of the time (left out as `undefined`, which JSON drops), so aliases and combinations rarely clash.
+ */
+function objectModel(
+  schema: JsonSchema,
+  hints: Hints,
+  depth: number,
+  wildName: string | undefined,
+): fc.Arbitrary<Record<string, unknown>> {
   const properties = schema.properties ?? {};
+  const required = new Set(schema.required ?? []);
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [name, property] of Object.entries(properties)) {
-    const generated = depth >= MAX_DEPTH ? fc.constant("x") : plausible(property, hints, depth + 1);
+    const generated = depth >= MAX_DEPTH ? fc.constant("x") : plausible(property, hints, depth + 1, name === wildName);
     const hint = hintOf(hints, name);
-    if (hint.length === 0) model[name] = generated;
-    else {
-      const real =
-        property.type === "array"
-          ? fc.array(fc.constantFrom(...hint), { minLength: 1, maxLength: 2 })
-          : fc.constantFrom(...hint);
-      model[name] = fc.oneof({ weight: 3, arbitrary: real }, { weight: 1, arbitrary: generated });
-    }
+    const value =
+      hint.length === 0
+        ? generated
+        : fc.oneof(
+            {
+              weight: 3,
+              arbitrary:
+                property.type === "array"
+                  ? fc.array(fc.constantFrom(...hint), { minLength: 1, maxLength: 2 })
+                  : fc.constantFrom(...hint),
+            },
+            { weight: 1, arbitrary: generated },
+          );
+    const always = required.has(name) || name === wildName;
+    model[name] = always
+      ? value
+      : fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: value });
   }
-  return fc.record(model, { requiredKeys: (schema.required ?? []).filter((name) => name in properties) });
+  return fc
+    .record(model)
+    .map((value) => Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)));
 }
 
 /** An object that breaks exactly one rule: a missing required field, an unknown field, one bad value. */
