@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { BAD_UTF8, errorBodyProblem, type FuzzRequest, MALFORMED, MAX_ERROR_BYTES } from "./fuzz";
+import { BAD_UTF8, type FuzzRequest, MALFORMED } from "./fuzz";
+import { errorBodyProblem, MAX_ERROR_BYTES } from "./fuzzChecks";
 import { deepObject, type Hints, invalid, type JsonSchema, plausible } from "./fuzzValues";
 
 /** Generators and checks for the MCP endpoint (README "MCP server" → "Errors"). */

@@ -5,7 +5,6 @@ import type { Deps } from "../../shared/deps";
 import { PLAN_IDS, PLANS, type PlanTable } from "../../shared/plans";
 import { startWorkers, type Workers } from "../../workers/runner";
 import {
-  checkResponse,
   describeRequest,
   FUZZ_RUNS,
   type Operation,
@@ -13,10 +12,9 @@ import {
   RAW_HTTP,
   rawExchange,
   requestArb,
-  snapshot,
-  Tally,
   toRequest,
 } from "../helpers/fuzz";
+import { checkResponse, snapshot, Tally } from "../helpers/fuzzChecks";
 import { checkMcpResponse, type McpTool, mcpMessageArb, toolArgumentsArb } from "../helpers/fuzzMcp";
 import type { Hints } from "../helpers/fuzzValues";
 import { addEntry, createTracker, healthAccount } from "../helpers/health";
