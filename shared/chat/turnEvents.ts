@@ -11,6 +11,12 @@ export type TurnEvent = { seq: number; chunk: UIMessageChunk } | { seq: number; 
 
 const LOG_MAX = 5_000;
 const LOG_TTL_SECONDS = 3_600;
+/**
+ * After `end`, the log only serves relays that subscribed just before it (a reconnect now gets 204
+ * and reads the stored reply), so it goes soon: kept for the hour, the logs of finished turns were
+ * most of this deployment's Redis memory in the load run (about 11 KB per turn, docs/reliability.md).
+ */
+export const LOG_TTL_AFTER_END_SECONDS = 60;
 
 export function turnPublisher(redis: Redis, prefix: string, turnId: string, startAfter = 0) {
   const keys = redisKeys(prefix);
@@ -20,9 +26,10 @@ export function turnPublisher(redis: Redis, prefix: string, turnId: string, star
       seq += 1;
       const payload = JSON.stringify({ seq, ...event });
       // Logged before it is published, so a reader that replays the log after subscribing
-      // never misses an event; the log's expiry is set with the first event and refreshed at the end.
+      // never misses an event; the log's expiry is set with the first event and shortened at the end.
       const pipeline = redis.pipeline().xadd(keys.turnLog(turnId), "MAXLEN", "~", String(LOG_MAX), "*", "e", payload);
-      if (seq === startAfter + 1 || "end" in event) pipeline.expire(keys.turnLog(turnId), LOG_TTL_SECONDS);
+      if ("end" in event) pipeline.expire(keys.turnLog(turnId), LOG_TTL_AFTER_END_SECONDS);
+      else if (seq === startAfter + 1) pipeline.expire(keys.turnLog(turnId), LOG_TTL_SECONDS);
       const results = await pipeline.publish(keys.turnChannel(turnId), payload).exec();
       const failure = results?.find(([error]) => error)?.[0];
       if (failure) throw failure;

@@ -111,6 +111,17 @@ function usageOf(total: { inputTokens?: number; outputTokens?: number; totalToke
   };
 }
 
+/**
+ * A send that is awaited later (after the reads, or after the stream) and may fail before: a
+ * rejection with no handler yet is an unhandled rejection, which ends the worker process and every
+ * turn it runs (the load run saw Redis commands time out under overload do that). The no-op handler
+ * only marks it handled; awaiting the promise still throws, so the turn fails and is cleaned up.
+ */
+function awaitedLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
+
 /** A turn's reply has an id derived from the turn's, so every attempt and every reader agree on it. */
 export function replyIdFor(turnId: string): string {
   return `${turnId}-reply`;
@@ -125,7 +136,7 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
   const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turn.turnId);
   const messageId = replyIdFor(turn.turnId);
   // The stream starts as soon as the turn is picked up; history and profile are read meanwhile.
-  const started = publisher.publish({ chunk: { type: "start", messageId } });
+  const started = awaitedLater(publisher.publish({ chunk: { type: "start", messageId } }));
   // Three independent reads, in parallel.
   const [existing, history, profile] = await Promise.all([
     findReplyToTurn(deps.sql, turn.turnId),
@@ -171,7 +182,7 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
   const sends: Promise<void>[] = [started];
   for await (const chunk of stream) {
     if (chunk.type === "error") failed = true;
-    sends.push(publisher.publish({ chunk }));
+    sends.push(awaitedLater(publisher.publish({ chunk })));
   }
   await Promise.all(sends);
   const finishReason = failed ? "error" : await Promise.resolve(result.finishReason).catch(() => "error" as const);

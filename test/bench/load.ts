@@ -10,7 +10,7 @@
  * Reports per operation requests, req/s, p50/p90/p99/max and errors; RSS of each process every
  * 10 s with a least-squares slope after the warm-up; CPU and the machine's load.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { cpus } from "node:os";
 import { parseArgs } from "node:util";
 import { freePort, stopProcess, tcpOpen, waitFor } from "../../scripts/lib/processes";
@@ -53,6 +53,8 @@ interface Operation {
 
 const loadBefore = loadAverage();
 const world = await benchWorld();
+// Bun writes a child's output file from its start without truncating it: begin with no old logs.
+rmSync(LOG_DIR, { recursive: true, force: true });
 mkdirSync(LOG_DIR, { recursive: true });
 const spawned: { name: string; child: ReturnType<typeof Bun.spawn> }[] = [];
 const start = (name: string, script: string, extra: Record<string, string> = {}) => {
