@@ -348,9 +348,41 @@ export function requestArb(operation: Operation, hints: Hints): fc.Arbitrary<Fuz
       ? STRAY_BODY
       : fc.constant<Body>({ headers: {} });
   return fc
-    .tuple(pathArb(operation, hints), queryArb(operation, hints), body)
-    .map(([path, query, sent]) => ({ method: operation.method, target: path + query, ...sent }));
+    .tuple(pathArb(operation, hints), queryArb(operation, hints), body, HEADER_NOISE)
+    .map(([path, query, sent, noise]) => ({
+      method: operation.method,
+      target: path + query,
+      ...sent,
+      headers: { ...noise, ...sent.headers },
+    }));
 }
+
+/** Headers the routes read besides the key: request ids, SSE resume points, CORS, caching, a second key. */
+const HEADER_NOISE: fc.Arbitrary<Record<string, string>> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant({}) },
+  {
+    weight: 1,
+    arbitrary: fc.dictionary(
+      fc.constantFrom(
+        "x-request-id",
+        "last-event-id",
+        "origin",
+        "accept",
+        "if-none-match",
+        "x-api-key",
+        "x-forwarded-for",
+        "mcp-protocol-version",
+        "cookie",
+      ),
+      fc.oneof(
+        fc.constantFrom("-1", "1e400", "9".repeat(400), "abc", "", "*", "null", "phk_not_a_key", "a=1; a=2"),
+        fc.string({ unit: "grapheme-ascii", maxLength: 80 }),
+        fc.constant("x".repeat(8_000)),
+      ),
+      { maxKeys: 3 },
+    ),
+  },
+);
 
 /** Whole HTTP/1.1 messages that break the protocol itself: bad request lines, headers, framing. */
 export const RAW_HTTP: fc.Arbitrary<Uint8Array> = fc.oneof(
