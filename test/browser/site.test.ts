@@ -326,6 +326,24 @@ describe("the website in a browser", () => {
     await screenshot(page, "chat-desktop");
   });
 
+  test("a literature search shows the papers found as a table and their sources as links", async () => {
+    await page.getByLabel("Message", { exact: true }).fill("geometric phase adiabatic radio frequency potential");
+    await page.getByLabel("Message", { exact: true }).press("Enter");
+    const reply = page.locator("#messages .message.assistant").last();
+    const tool = reply.locator(".tool[data-tool='search_papers'][data-state='output-available']");
+    await tool.waitFor();
+    const table = tool.locator("table");
+    await expect(table.locator("tbody tr").first().textContent()).resolves.toContain(
+      "Geometric phase of an atom inside an adiabatic radio frequency potential",
+    );
+    // Readable: no id columns, and the answer's paper address is a link once the reply is complete.
+    await expect(table.locator("thead").textContent()).resolves.not.toMatch(/\bid\b/);
+    await reply.locator(".text a").first().waitFor();
+    await expect(reply.locator(".text a").first().getAttribute("href")).resolves.toBe(
+      "https://arxiv.org/abs/0704.0476",
+    );
+  });
+
   test("a text file attached to a chat message is uploaded, processed and sent with it", async () => {
     await page.getByLabel("Attach files").setInputFiles({
       name: "notes.txt",

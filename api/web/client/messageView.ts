@@ -33,6 +33,20 @@ export class AssistantView {
   set streaming(on: boolean) {
     this.root.setAttribute("aria-busy", String(on));
     this.root.classList.toggle("streaming", on);
+    if (!on) this.linkify();
+  }
+
+  /** Once the text is complete, its web addresses become links (mid-stream an address may be cut). */
+  private linkify(): void {
+    for (const node of this.texts.values()) {
+      const parts = node.data.split(/(https?:\/\/[^\s)<>"]+[^\s)<>".,;:!?])/);
+      if (parts.length === 1 || !node.parentElement) continue;
+      node.parentElement.replaceChildren(
+        ...parts.map((part, index) =>
+          index % 2 === 1 ? h("a", { href: part, rel: "noopener noreferrer", target: "_blank" }, part) : part,
+        ),
+      );
+    }
   }
 
   private text(id: string): Text {
@@ -116,6 +130,7 @@ export class AssistantView {
         view.apply(part);
       }
     });
+    view.streaming = false;
     return view;
   }
 }

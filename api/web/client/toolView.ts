@@ -4,14 +4,16 @@ import { h } from "./dom";
 
 const MAX_ROWS = 8;
 const MAX_TEXT = 400;
+/** Table cells stay short (an abstract would fill the screen); the answer's text quotes what matters. */
+const MAX_CELL = 160;
 const PREFERRED_COLUMNS = ["title", "name", "label", "kind", "status", "severity", "entryCount", "year", "date", "url"];
 /** Ids and cursors mean nothing to a reader; they stay out of tables. */
-const HIDDEN_COLUMN = /^id$|Id$|_id$|cursor/;
+const HIDDEN_COLUMN = /^id$|Id$|ID$|_id$|cursor/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 const isScalar = (value: unknown) => value === null || ["string", "number", "boolean"].includes(typeof value);
 
-function scalar(value: unknown): Node {
+function scalar(value: unknown, limit = MAX_TEXT): Node {
   if (value === null || value === undefined || value === "") return document.createTextNode("—");
   const text = String(value);
   if (ISO_TIME.test(text)) {
@@ -20,7 +22,7 @@ function scalar(value: unknown): Node {
     );
   }
   if (/^https?:\/\/\S+$/.test(text)) return h("a", { href: text, rel: "noopener noreferrer", target: "_blank" }, text);
-  return document.createTextNode(text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
+  return document.createTextNode(text.length > limit ? `${text.slice(0, limit)}…` : text);
 }
 
 const label = (key: string) =>
@@ -48,7 +50,9 @@ function table(rows: Record<string, unknown>[]): HTMLElement {
       h(
         "tbody",
         {},
-        ...rows.slice(0, MAX_ROWS).map((row) => h("tr", {}, ...columns.map((key) => h("td", {}, scalar(row[key]))))),
+        ...rows
+          .slice(0, MAX_ROWS)
+          .map((row) => h("tr", {}, ...columns.map((key) => h("td", {}, scalar(row[key], MAX_CELL))))),
       ),
     ),
   );
