@@ -16,10 +16,10 @@ export function unstorableText(value: unknown): { path: string; message: string 
     if (typeof item === "string") {
       const problem = textProblem(item);
       if (problem) return { path: path || "/", message: problem };
-    } else if (item && typeof item === "object" && !(item instanceof Blob)) {
+    } else if (isContainer(item)) {
       for (const [key, child] of Object.entries(item)) {
-        const problem = textProblem(key);
-        if (problem) return { path: path || "/", message: `A property name ${problem.toLowerCase()}` };
+        const problem = textProblem(key, "A property name");
+        if (problem) return { path: path || "/", message: problem };
         pending.push([child, `${path}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`]);
       }
     }
@@ -27,10 +27,21 @@ export function unstorableText(value: unknown): { path: string; message: string 
   return undefined;
 }
 
-function textProblem(text: string): string | undefined {
-  if (text.includes("\u0000")) return "Text may not contain the NUL character (U+0000).";
-  if (!text.isWellFormed()) return "Text must be valid Unicode (it holds a lone surrogate).";
+function textProblem(text: string, what = "Text"): string | undefined {
+  if (text.includes("\u0000")) return `${what} may not contain the NUL character (U+0000).`;
+  if (!text.isWellFormed()) return `${what} must be valid Unicode (it holds a lone surrogate).`;
   return undefined;
+}
+
+/** Arrays and objects; files and bytes are leaves (a parsed body may be a File or an ArrayBuffer). */
+function isContainer(value: unknown): value is object {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !(value instanceof Blob) &&
+    !(value instanceof ArrayBuffer) &&
+    !ArrayBuffer.isView(value)
+  );
 }
 
 /** How deeply arrays and objects nest, counted without recursion (a body may nest 500,000 levels). */
@@ -39,7 +50,7 @@ function depthOf(value: unknown): number {
   const pending: [unknown, number][] = [[value, 0]];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [item, depth] = next;
-    if (!item || typeof item !== "object" || item instanceof Blob) continue;
+    if (!isContainer(item)) continue;
     if (depth + 1 > deepest) deepest = depth + 1;
     if (deepest > MAX_BODY_DEPTH) return deepest;
     for (const child of Object.values(item)) pending.push([child, depth + 1]);
