@@ -12,12 +12,14 @@ const DETAIL_PARTS = new Set(["body", "query", "params", "headers", "cookie"]);
 /**
  * The properties every answer must have: no 5xx, and a 4xx carries the documented error body (a
  * known code with its status, a message, the request id) and, for validation, useful details.
+ * Returns the body's text.
  */
-export async function checkResponse(response: Response, sent: FuzzRequest): Promise<void> {
+export async function checkResponse(response: Response, sent: FuzzRequest): Promise<string> {
   const text = await response.text();
   const problem =
     response.status >= 500 ? "server error" : response.status >= 400 ? errorBodyProblem(response, text) : undefined;
   if (problem) throw new Error(`${problem}: ${response.status} ${text.slice(0, 300)}\n  for ${describeRequest(sent)}`);
+  return text;
 }
 
 /** Error bodies quote the request only in short: never more than this, whatever was sent. */

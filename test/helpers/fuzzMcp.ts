@@ -174,15 +174,18 @@ interface RpcMessage {
  * The MCP endpoint's contract: never a 5xx; an HTTP error is the REST error body (401/405/413/429)
  * or a JSON-RPC error (transport refusals); a 200 holds JSON-RPC responses, each a result or an
  * error, never -32603 (an unexpected failure inside a tool); an `isError` result says why in text
- * and has no structuredContent. `rejected`: nothing in the POST was accepted.
+ * and has no structuredContent. `rejected`: nothing in the POST was accepted; `text`: the body.
  */
-export async function checkMcpResponse(response: Response, described: string): Promise<{ rejected: boolean }> {
+export async function checkMcpResponse(
+  response: Response,
+  described: string,
+): Promise<{ rejected: boolean; text: string }> {
   const text = await response.text();
   const fail = (problem: string): never => {
     throw new Error(`${problem}: ${response.status} ${text.slice(0, 300)}\n  for ${described}`);
   };
   if (response.status >= 500) fail("server error");
-  if (response.status === 202) return { rejected: false };
+  if (response.status === 202) return { rejected: false, text };
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -196,7 +199,7 @@ export async function checkMcpResponse(response: Response, described: string): P
       const problem = errorBodyProblem(response, text);
       if (problem) fail(problem);
     }
-    return { rejected: true };
+    return { rejected: true, text };
   }
   const messages = (Array.isArray(body) ? body : [body]) as RpcMessage[];
   let accepted = false;
@@ -210,7 +213,7 @@ export async function checkMcpResponse(response: Response, described: string): P
       if (message.result.structuredContent !== undefined) fail("isError result with structuredContent");
     } else accepted = true;
   }
-  return { rejected: !accepted };
+  return { rejected: !accepted, text };
 }
 
 function checkRpcError(message: RpcMessage, fail: (problem: string) => never): void {

@@ -110,6 +110,16 @@ function hintsFor(own: Seeded): Hints {
   );
 }
 
+/**
+ * The stranger's ids are sent everywhere; an accepted answer that carries one read another
+ * account's data (errors may quote the id they were sent, so they are not checked).
+ */
+function expectNothingOfTheStranger(text: string, described: string): void {
+  const ids = ["trackerid", "chatid", "fileid"].flatMap((name) => stranger.hints[name] ?? []).map(String);
+  const leaked = ids.find((id) => text.includes(id));
+  if (leaked) throw new Error(`an answer carries the other account's id ${leaked}\n  for ${described}`);
+}
+
 const auth = (seeded: Seeded) => ({ authorization: `Bearer ${seeded.account.apiKey}` });
 
 async function expectAlive(): Promise<void> {
@@ -199,10 +209,14 @@ describe("every operation of the OpenAPI document, fed bad and boundary requests
       const target = { accounts: [own.account.accountId, stranger.account.accountId], writes };
       await fuzz(name, target, requestArb(operation, hintsFor(own)), async (sent) => {
         const response = await app.handle(toRequest(sent, own.account.apiKey));
-        const rejected =
+        const { rejected, text } =
           operation.path === "/api/mcp"
-            ? (await checkMcpResponse(response, describeRequest(sent))).rejected
-            : await checkResponse(response, sent).then(() => response.status >= 400);
+            ? await checkMcpResponse(response, describeRequest(sent))
+            : { rejected: response.status >= 400, text: await checkResponse(response, sent) };
+        // Share links are public by design: a stranger's shared chat is readable through its token.
+        if (!rejected && !operation.path.startsWith("/api/v1/shared/")) {
+          expectNothingOfTheStranger(text, describeRequest(sent));
+        }
         return { rejected, describe: describeRequest(sent) };
       });
       await expectAlive();
@@ -247,7 +261,9 @@ describe("the MCP endpoint, fed bad JSON-RPC and bad tool arguments", () => {
           const message = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: tool.name, arguments: args } };
           const response = await mcpCall(app, message, auth(own));
           const described = `${tool.name} ${JSON.stringify(args)?.slice(0, 200)}`;
-          return { rejected: (await checkMcpResponse(response, described)).rejected, describe: described };
+          const { rejected, text } = await checkMcpResponse(response, described);
+          if (!rejected) expectNothingOfTheStranger(text, described);
+          return { rejected, describe: described };
         },
         runs,
       );
