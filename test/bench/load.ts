@@ -9,6 +9,8 @@
  * is on pro with its share of the run far below its hourly limit, so the expected count is 0.
  * Reports per operation requests, req/s, p50/p90/p99/max and errors; RSS of each process every
  * 10 s with a least-squares slope after the warm-up; CPU and the machine's load.
+ * Past --rate 4, raise Bun's limit of 256 concurrent fetches, or the client queues requests itself:
+ *   BUN_CONFIG_MAX_HTTP_REQUESTS=4096 bun run bench:load --minutes 2 --rate 8
  */
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { cpus } from "node:os";

@@ -73,8 +73,18 @@ export function memoryVerdict(series: MemorySeries, warmupMinutes: number) {
     anonEnd: series.samples.at(-1)?.anon ?? Number.NaN,
     anonSlope,
     lateAnonSlope,
-    verdict: Number.isNaN(anonSlope) ? "too few samples" : growing ? "GROWING" : "flat (no growth trend)",
+    verdict: verdictOf(after, anonSlope, growing),
   };
+}
+
+/** Minutes after the warm-up below which a slope is mostly the heap settling, not a trend. */
+const MIN_JUDGED_MINUTES = 5;
+
+function verdictOf(after: MemorySeries["samples"], anonSlope: number, growing: boolean): string {
+  const span = (after.at(-1)?.minute ?? 0) - (after[0]?.minute ?? 0);
+  if (Number.isNaN(anonSlope)) return "too few samples";
+  if (span < MIN_JUDGED_MINUTES) return `run too short to judge (< ${MIN_JUDGED_MINUTES} min after warm-up)`;
+  return growing ? "GROWING" : "flat (no growth trend)";
 }
 
 /** Every sample as CSV (minute, process, RSS MB, anonymous MB, 1-minute load average). */
