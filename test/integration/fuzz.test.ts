@@ -131,7 +131,7 @@ async function expectAlive(): Promise<void> {
  * Medication look-ups go through queues held to RxNav's and openFDA's published limits (3 a second,
  * 80 a minute: `QUEUE_LIMITERS`). More distinct names than that wait past REFERENCE_WAIT_MS and get
  * the documented 502 "retry later" whatever the input (the long run's 440th request did), so these
- * operations get the fast run's count at most.
+ * operations get at most 40 requests (each tool too).
  */
 const UPSTREAM_BOUND = /medication/;
 const UPSTREAM_BOUND_RUNS = 40;
