@@ -35,7 +35,7 @@ export function closeTurnStreams(): void {
 export function turnEventStream(
   deps: StreamDeps,
   turnId: string,
-  options: { afterSeq: number; afterSubscribe?: () => Promise<void> },
+  options: { afterSeq: number; start?: () => Promise<void> },
 ): ReadableStream<Uint8Array> {
   const aborter = new AbortController();
   let keepAlive: ReturnType<typeof setInterval> | undefined;

@@ -5,17 +5,19 @@ import { replayTurn, type TurnEvent } from "./turnEvents";
 export type StreamDeps = Pick<Deps, "redis" | "env" | "turnSubscriber" | "log">;
 
 /**
- * Follows one turn's events in order, exactly once each: it subscribes first, then runs
- * `afterSubscribe` (enqueueing a new turn), then replays the capped log after `afterSeq`, then
- * passes live events on, skipping any already delivered. Ends at the turn's `end` event, or at
- * the deadline with an error chunk, so a client never hangs.
+ * Follows one turn's events in order, exactly once each: it subscribes and, at the same time,
+ * runs `start` (enqueueing a new turn); then it replays the capped log after `afterSeq` and passes
+ * live events on, skipping any already delivered. Whatever the turn publishes before the
+ * subscription is live is in the log (a chunk is appended to it before it is published), so
+ * starting the turn need not wait for the subscription's round trip. Ends at the turn's `end`
+ * event, or at the deadline with an error chunk, so a client never hangs.
  */
 export async function followTurn(
   deps: StreamDeps,
   turnId: string,
   options: {
     afterSeq: number;
-    afterSubscribe?: () => Promise<void>;
+    start?: () => Promise<void>;
     onEvent: (event: TurnEvent) => void;
     signal?: AbortSignal;
   },
@@ -33,7 +35,16 @@ export async function followTurn(
   };
   const pending: TurnEvent[] = [];
   let replaying = true;
-  const stop = await deps.turnSubscriber.listen(turnId, (event) => (replaying ? pending.push(event) : deliver(event)));
+  const [subscribed, started] = await Promise.allSettled([
+    deps.turnSubscriber.listen(turnId, (event) => (replaying ? pending.push(event) : deliver(event))),
+    options.start?.(),
+  ]);
+  if (subscribed.status === "rejected") throw subscribed.reason;
+  const stop = subscribed.value;
+  if (started.status === "rejected") {
+    await stop();
+    throw started.reason;
+  }
   const deadline = setTimeout(() => {
     const chunk: UIMessageChunk = { type: "error", errorText: "The assistant did not finish in time; please retry." };
     options.onEvent({ seq: last + 1, chunk });
@@ -42,7 +53,6 @@ export async function followTurn(
   const abort = () => finish("aborted");
   options.signal?.addEventListener("abort", abort);
   try {
-    await options.afterSubscribe?.();
     for (const event of await replayTurn(deps.redis, deps.env.REDIS_PREFIX, turnId, options.afterSeq)) deliver(event);
     replaying = false;
     for (const event of pending.sort((a, b) => a.seq - b.seq)) deliver(event);

@@ -89,10 +89,12 @@ try {
       if (done) break;
       const at = performance.now();
       const now = at - start;
+      text += decoder.decode(value, { stream: true });
+      // The first chunk is the first `data:` event: the API opens the body with a comment at once.
+      if (!text.includes("data: ")) continue;
       if (!first) first = now;
       if (last) maxGap = Math.max(maxGap, now - last);
       last = now;
-      text += decoder.decode(value, { stream: true });
       for (const match of text.slice(seen).matchAll(/^id: (\d+)$/gm))
         received.push({ chatId, seq: Number(match[1]), at });
       seen = text.lastIndexOf("\n\n") + 2;

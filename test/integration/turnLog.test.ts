@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { followTurn } from "../../shared/chat/followTurn";
 import { LOG_TTL_AFTER_END_SECONDS, replayTurn, turnPublisher } from "../../shared/chat/turnEvents";
 import { redisKeys } from "../../shared/redis";
 import { testDeps } from "../helpers/infra";
@@ -21,5 +22,29 @@ describe("a chat turn's Redis log", () => {
     expect(ttl).toBeLessThanOrEqual(LOG_TTL_AFTER_END_SECONDS);
     // Until then a relay that subscribed just before the end still replays every event.
     expect((await replayTurn(deps.redis, deps.env.REDIS_PREFIX, turnId, 0)).map((e) => e.seq)).toEqual([1, 2, 3]);
+  });
+
+  test("a follower gets every event exactly once, in order, whether it was published before, while or after it subscribed", async () => {
+    const deps = await testDeps();
+    const turnId = Bun.randomUUIDv7();
+    const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turnId);
+    const text = (id: string) => ({ chunk: { type: "text-start" as const, id } });
+    await publisher.publish({ chunk: { type: "start" } });
+    const seen: number[] = [];
+    const result = await followTurn(deps, turnId, {
+      afterSeq: 0,
+      // Runs while the subscription is being set up, as the enqueue of a new turn does.
+      start: async () => {
+        await publisher.publish(text("a"));
+        await publisher.publish(text("b"));
+        setTimeout(async () => {
+          await publisher.publish(text("c"));
+          await publisher.publish({ end: "ok" });
+        }, 20);
+      },
+      onEvent: (event) => seen.push(event.seq),
+    });
+    expect(result).toBe("ok");
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
   });
 });

@@ -23,7 +23,7 @@ export function chatRoutes(deps: Deps, mount: Mount = V1) {
         const { turn } = await prepareTurn(deps, principal, body);
         if (body.stream) {
           const start = () => enqueueTurn(deps, turn);
-          const stream = turnEventStream(deps, turn.turnId, { afterSeq: 0, afterSubscribe: start });
+          const stream = turnEventStream(deps, turn.turnId, { afterSeq: 0, start });
           // A Response passes through untouched; the schema below documents the JSON reply.
           return new Response(stream, { headers: { ...UI_STREAM_HEADERS, "x-chat-id": turn.chatId } }) as never;
         }
