@@ -10,13 +10,44 @@ const NOT_ALLOWED = () => {
   });
 };
 
+/** A single JSON-RPC error, as the transport answers its other invalid requests (HTTP 400, id null). */
+const emptyBatch = () =>
+  Response.json(
+    { jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request: the batch is empty" }, id: null },
+    { status: 400 },
+  );
+
+/**
+ * Reads the body once (the body limit was enforced before routing): its JSON, handed to the
+ * transport as already parsed, and the request with the same text for the transport to refuse
+ * when it is not JSON.
+ */
+async function readMessage(request: Request): Promise<{ forwarded: Request; parsed?: unknown }> {
+  const text = await request.text();
+  const headers = new Headers(request.headers);
+  // The text is re-encoded: invalid UTF-8 became U+FFFD, so the declared length may not fit it.
+  headers.delete("content-length");
+  const forwarded = new Request(request.url, { method: request.method, headers, body: text });
+  try {
+    return { forwarded, parsed: JSON.parse(text) as unknown };
+  } catch {
+    return { forwarded };
+  }
+}
+
 export function mcpRoutes(deps: Deps) {
   return new Elysia({ name: "routes/mcp" })
     .post(
       "/api/mcp",
-      ({ request }) => {
+      async ({ request }) => {
         const { principal, rate } = callerOf(request);
-        return handleMcpRequest(request, { deps, principal, rate, requestId: stateOf(request).requestId }, deps.log);
+        const { forwarded, parsed } = await readMessage(request);
+        const ctx = { deps, principal, rate, requestId: stateOf(request).requestId };
+        const response = await handleMcpRequest(forwarded, ctx, deps.log, parsed);
+        // The transport answers a batch without messages like one of notifications (202, nothing
+        // run); JSON-RPC 2.0 calls an empty array an Invalid Request. Checked after the transport so
+        // its Accept / Content-Type / version refusals (406, 415, 400) come first, as for any body.
+        return response.status === 202 && Array.isArray(parsed) && parsed.length === 0 ? emptyBatch() : response;
       },
       {
         // The MCP transport reads the body itself.

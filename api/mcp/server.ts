@@ -58,7 +58,13 @@ const TOOL_LIST = TOOLS.map((tool) => ({
  * Answers one MCP POST statelessly: a new server and transport bound to this caller, JSON
  * responses, nothing kept between requests (the transport cannot be reused in stateless mode).
  */
-export async function handleMcpRequest(request: Request, ctx: ToolContext, log: Logger): Promise<Response> {
+export async function handleMcpRequest(
+  request: Request,
+  ctx: ToolContext,
+  log: Logger,
+  /** The body already parsed as JSON by the caller (the transport then does not read it). */
+  parsedBody?: unknown,
+): Promise<Response> {
   const adapted = adaptVersionHeader(request);
   if (adapted instanceof Response) return adapted;
   const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, jsonSchemaValidator: VALIDATOR });
@@ -83,7 +89,7 @@ export async function handleMcpRequest(request: Request, ctx: ToolContext, log: 
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(adapted);
+    return await transport.handleRequest(adapted, parsedBody === undefined ? undefined : { parsedBody });
   } finally {
     await server.close();
   }

@@ -55,12 +55,15 @@ function detailsProblem(details: unknown): string | undefined {
 
 /**
  * The accounts' stored rows, as one comparable string: everything a request could change for them
- * (the account, profile, logs and entries, lab panels, chats, messages, shares, uploads, pages).
+ * (the account, its API keys but for their last use, profile, logs and entries, lab panels, chats,
+ * messages, shares, uploads, pages).
  */
 export async function snapshot(sql: Sql, accountIds: string[]): Promise<string> {
   const [row] = await sql`
     select
       (select string_agg(x::text, '|' order by x::text) from accounts x where id = any(${accountIds}::uuid[])) as accounts,
+      (select string_agg(concat_ws(',', x.id, x.display_prefix, x.revoked_at), '|' order by x.id) from api_keys x
+        where account_id = any(${accountIds}::uuid[])) as keys,
       (select string_agg(x::text, '|' order by x::text) from health_profiles x where account_id = any(${accountIds}::uuid[])) as profiles,
       (select string_agg(x::text, '|' order by x::text) from trackers x where account_id = any(${accountIds}::uuid[])) as trackers,
       (select string_agg(x::text, '|' order by x::text) from tracker_entries x join trackers t on t.id = x.tracker_id
@@ -79,13 +82,15 @@ export async function snapshot(sql: Sql, accountIds: string[]): Promise<string> 
 
 /** Requests tried per operation, and how they were answered; printed as a table at the end. */
 export class Tally {
-  readonly rows = new Map<string, { sent: number; accepted: number; rejected: number }>();
+  readonly rows = new Map<string, { sent: number; accepted: number; rejected: number; pastAuth: number }>();
 
-  count(operation: string, rejected: boolean): void {
-    const row = this.rows.get(operation) ?? { sent: 0, accepted: 0, rejected: 0 };
+  /** `pastAuth`: the request got past authentication (its input reached the route's own checks). */
+  count(operation: string, rejected: boolean, pastAuth = true): void {
+    const row = this.rows.get(operation) ?? { sent: 0, accepted: 0, rejected: 0, pastAuth: 0 };
     row.sent += 1;
     if (!rejected) row.accepted += 1;
     else row.rejected += 1;
+    if (pastAuth) row.pastAuth += 1;
     this.rows.set(operation, row);
   }
 
@@ -93,11 +98,11 @@ export class Tally {
     const width = Math.max(...[...this.rows.keys()].map((name) => name.length), 9);
     const lines = [...this.rows].map(
       ([name, row]) =>
-        `${name.padEnd(width)}  ${String(row.sent).padStart(6)}  ${String(row.accepted).padStart(8)}  ${String(row.rejected).padStart(8)}`,
+        `${name.padEnd(width)}  ${String(row.sent).padStart(6)}  ${String(row.pastAuth).padStart(9)}  ${String(row.accepted).padStart(8)}  ${String(row.rejected).padStart(8)}`,
     );
     const total = [...this.rows.values()].reduce((sum, row) => sum + row.sent, 0);
     return [
-      `${"operation".padEnd(width)}  ${"tried".padStart(6)}  ${"accepted".padStart(8)}  ${"rejected".padStart(8)}`,
+      `${"operation".padEnd(width)}  ${"tried".padStart(6)}  ${"past auth".padStart(9)}  ${"accepted".padStart(8)}  ${"rejected".padStart(8)}`,
       ...lines,
       `total ${total}`,
     ].join("\n");

@@ -216,6 +216,20 @@ export async function checkMcpResponse(
   return { rejected: !accepted, text };
 }
 
+/**
+ * JSON-RPC 2.0: an empty batch is an Invalid Request, answered with one error with id null (the
+ * SDK's transport alone answered 202, as for a batch of notifications). Refusals of the headers
+ * (406, 415, a version we do not speak) come first, as for any body.
+ */
+export function checkEmptyBatch(sent: FuzzRequest, status: number, text: string, described: string): void {
+  if (typeof sent.body !== "string" || sent.body.trim() !== "[]" || status === 406 || status === 415) return;
+  const body = JSON.parse(text) as { jsonrpc?: string; id?: unknown; error?: { code?: number; message?: string } };
+  if (body.error?.message?.includes("protocol version")) return;
+  if (status !== 400 || body.jsonrpc !== "2.0" || body.id !== null || body.error?.code !== -32600) {
+    throw new Error(`an empty batch is not answered 400 -32600 with id null: ${status} ${text}\n  for ${described}`);
+  }
+}
+
 function checkRpcError(message: RpcMessage, fail: (problem: string) => never): void {
   const { code, message: said } = message.error ?? {};
   if (typeof code !== "number" || typeof said !== "string") fail("JSON-RPC error without code and message");

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { createApp } from "../../api/app";
+import { policyFor } from "../../api/plugins/access";
 import type { Deps } from "../../shared/deps";
 import { PLAN_IDS, PLANS, type PlanTable } from "../../shared/plans";
+import { createSession } from "../../shared/services/webSessions";
 import { startWorkers, type Workers } from "../../workers/runner";
 import {
   describeRequest,
   FUZZ_RUNS,
+  type FuzzRequest,
   type Operation,
   operationsOf,
   RAW_HTTP,
@@ -15,14 +18,14 @@ import {
   toRequest,
 } from "../helpers/fuzz";
 import { checkResponse, snapshot, Tally } from "../helpers/fuzzChecks";
-import { checkMcpResponse, type McpTool, mcpMessageArb, toolArgumentsArb } from "../helpers/fuzzMcp";
+import { checkEmptyBatch, checkMcpResponse, type McpTool, mcpMessageArb, toolArgumentsArb } from "../helpers/fuzzMcp";
 import type { Hints } from "../helpers/fuzzValues";
-import { addEntry, createTracker, healthAccount } from "../helpers/health";
-import { call, errorOf, json, mcpCall, type TestAccount, type TestApp } from "../helpers/http";
+import { healthAccount } from "../helpers/health";
+import { type Call, call, errorOf, json, mcpCall, type TestAccount, type TestApp } from "../helpers/http";
 import { ownIndexes } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
-import { presign } from "../helpers/uploads";
 import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../helpers/upstream";
+import { TEST_PASSWORD, type WebUser, webCall, webUser } from "../helpers/website";
 
 /**
  * Issue 9, "Bad input": every operation of the app's own OpenAPI document, and the MCP endpoint,
@@ -47,11 +50,18 @@ let workers: Workers;
 let stranger: Seeded;
 /** The caller of every GET and read-only tool (they may change nothing, so they can share it). */
 let reader: Seeded;
+/** The same for the website's GETs: a signed-up account with a session. */
+let webReader: Seeded;
+
+/** `GET /metrics` answers only this bearer token here (README "Metrics"), so its query is fuzzed. */
+const METRICS_TOKEN = "fuzz-metrics-token";
 
 interface Seeded {
   account: TestAccount;
   /** Real values by parameter or property name (see `Hints`): the ids this account owns. */
   hints: Hints;
+  /** A website account's session (signed up, then moved to pro as an admin would); none for key accounts. */
+  web?: WebUser;
 }
 
 /** Values that exist or are understood whatever the account: the demo papers, MONDO ids, upstream fixtures. */
@@ -72,22 +82,48 @@ const KNOWN: Hints = {
   updatedto: ["2030-01-01"],
 };
 
-/** A pro account with consent, a log with an entry, a chat with a share link and a presigned upload. */
-async function seedAccount(): Promise<Seeded> {
-  const account = await healthAccount(deps, app, { plan: "pro" });
-  const key = account.apiKey;
-  const tracker = await createTracker(app, key);
-  expect((await addEntry(app, key, tracker.id, { severity: 3, note: "seed" })).status).toBe(201);
-  const reply = await call(app, "/api/v1/health/chat", { method: "POST", key, body: { message: "Hello" } });
+/**
+ * A pro account with consent, a log with an entry, a chat with a share link and a presigned upload:
+ * an API-key account made through v1, or (`web`) an account signed up on the website and seeded
+ * through its session and the /api/ mirrors, with an API key made on the dashboard.
+ */
+async function seedAccount(kind: "key" | "web" = "key"): Promise<Seeded> {
+  let account: TestAccount;
+  let web: WebUser | undefined;
+  let send: (path: string, options: Call) => Promise<Response>;
+  if (kind === "web") {
+    web = await webUser(app, deps, { plan: "pro" });
+    const user = web;
+    send = (path, options) => webCall(app, user, path.replace("/api/v1/", "/api/"), options);
+    const consent = { consentGiven: true, conditions: [], medications: [] };
+    expect((await send("/api/health/profile", { method: "POST", body: consent })).status).toBe(200);
+    const made = await json<{ id: string; key: string }>(await send("/api/dashboard/keys", { method: "POST" }));
+    account = { accountId: web.accountId, apiKey: made.key, keyId: made.id, plan: "pro" };
+  } else {
+    account = await healthAccount(deps, app, { plan: "pro" });
+    const key = account.apiKey;
+    send = (path, options) => call(app, path, { key, ...options });
+  }
+  const created = await send("/api/v1/health/trackers", { method: "POST", body: { title: "Flu", kind: "acute" } });
+  const tracker = await json<{ id: string }>(created);
+  const entry = { severity: 3, note: "seed" };
+  expect((await send(`/api/v1/health/trackers/${tracker.id}/entries`, { method: "POST", body: entry })).status).toBe(
+    201,
+  );
+  const reply = await send("/api/v1/health/chat", { method: "POST", body: { message: "Hello" } });
   const chatId = (await json<{ chat_id: string }>(reply)).chat_id;
-  const share = await call(app, `/api/v1/chats/${chatId}/share`, { method: "POST", key });
+  const share = await send(`/api/v1/chats/${chatId}/share`, { method: "POST" });
   const { token } = await json<{ token: string }>(share);
-  const ticket = await presign(app, key, { filename: "note.txt", contentType: "text/plain", size: 5 });
+  const upload = { scope: "health", filename: "note.txt", contentType: "text/plain", size: 5 };
+  const ticket = await send("/api/v1/uploads/presign", { method: "POST", body: upload });
   const { fileId, uploadUrl } = await json<{ fileId: string; uploadUrl: string }>(ticket);
   const signed = new URL(uploadUrl).searchParams;
   return {
     account,
+    ...(web ? { web } : {}),
     hints: {
+      id: [account.keyId],
+      ...(web ? { email: [web.email], password: [TEST_PASSWORD] } : {}),
       trackerid: [tracker.id],
       chatid: [chatId],
       token: [token],
@@ -112,15 +148,48 @@ function hintsFor(own: Seeded): Hints {
 
 /**
  * The stranger's ids are sent everywhere; an accepted answer that carries one read another
- * account's data (errors may quote the id they were sent, so they are not checked).
+ * account's data (errors may quote the id they were sent, so they are not checked). Its API key's
+ * id (hint `id`) only on the dashboard: elsewhere an `id` field may echo what was sent (a search).
  */
-function expectNothingOfTheStranger(text: string, described: string): void {
-  const ids = ["trackerid", "chatid", "fileid"].flatMap((name) => stranger.hints[name] ?? []).map(String);
+function expectNothingOfTheStranger(text: string, described: string, dashboard = false): void {
+  const names = ["trackerid", "chatid", "fileid", ...(dashboard ? ["id"] : [])];
+  const ids = names.flatMap((name) => stranger.hints[name] ?? []).map(String);
   const leaked = ids.find((id) => text.includes(id));
   if (leaked) throw new Error(`an answer carries the other account's id ${leaked}\n  for ${described}`);
 }
 
 const auth = (seeded: Seeded) => ({ authorization: `Bearer ${seeded.account.apiKey}` });
+
+/**
+ * A generated request with the credentials its operation needs, so the input gets past them: the
+ * API key; on a website path the session cookie (ahead of any generated cookie) and, on a write,
+ * the CSRF header; on /metrics the metrics token. Sign-up and sign-in need none.
+ */
+function withCredentials(operation: Operation, sent: FuzzRequest, own: Seeded, session?: WebUser): Request {
+  const policy = policyFor(operation.method, operation.path.replace(/\{[^}]+\}/g, "x"));
+  if (operation.path === "/metrics") return toRequest(sent, METRICS_TOKEN);
+  if (policy?.auth !== "session") return toRequest(sent, own.account.apiKey);
+  if (policy.anonymous) return toRequest(sent);
+  const user = session ?? own.web;
+  if (!user) throw new Error(`${operation.path} needs a website account`);
+  const noise = sent.headers.cookie;
+  const headers = { ...sent.headers, cookie: noise ? `${user.cookie}; ${noise}` : user.cookie };
+  return toRequest({ ...sent, headers: { ...headers, "x-csrf-token": user.csrfToken } });
+}
+
+/** Whether an answer got past authentication (a session path's 401 or CSRF 403 did not). */
+function pastAuth(operation: Operation, status: number, text: string): boolean {
+  if (policyFor(operation.method, operation.path.replace(/\{[^}]+\}/g, "x"))?.anonymous) return true;
+  if (status !== 401 && status !== 403) return true;
+  return !/"code":"(UNAUTHORIZED|CSRF_FAILED)"/.test(text);
+}
+
+/** Sign-out ends the session it is sent with: each of its requests gets a fresh one of its own. */
+async function freshSession(own: Seeded): Promise<WebUser | undefined> {
+  if (!own.web) return undefined;
+  const issued = await createSession(deps, own.web.accountId);
+  return { ...own.web, cookie: `sid=${issued.token}`, csrfToken: issued.csrfToken };
+}
 
 async function expectAlive(): Promise<void> {
   expect((await call(app, "/healthz")).status).toBe(200);
@@ -145,7 +214,7 @@ async function fuzz<T>(
   name: string,
   target: { accounts: string[]; writes: boolean },
   input: fc.Arbitrary<T>,
-  send: (value: T) => Promise<{ rejected: boolean; describe: string }>,
+  send: (value: T) => Promise<{ rejected: boolean; describe: string; pastAuth?: boolean }>,
   runs = FUZZ_RUNS,
 ): Promise<void> {
   const numRuns = UPSTREAM_BOUND.test(name) ? Math.min(runs, UPSTREAM_BOUND_RUNS) : runs;
@@ -154,7 +223,7 @@ async function fuzz<T>(
   await fc.assert(
     fc.asyncProperty(input, async (value) => {
       const outcome = await send(value);
-      tally.count(name, outcome.rejected);
+      tally.count(name, outcome.rejected, outcome.pastAuth ?? true);
       if (!target.writes) return;
       const after = await snapshot(deps.sql, target.accounts);
       if (outcome.rejected && after !== baseline) {
@@ -182,9 +251,10 @@ beforeAll(async () => {
   });
   // Valid chat turns (the generator makes some) and medication look-ups finish like in production.
   workers = await startWorkers(deps, { queues: ["chat", "rxnav", "openfda"] });
-  app = createApp(deps);
+  app = createApp({ ...deps, env: { ...deps.env, METRICS_TOKEN } });
   stranger = await seedAccount();
   reader = await seedAccount();
+  webReader = await seedAccount("web");
 }, 60_000);
 
 afterAll(async () => {
@@ -203,22 +273,28 @@ describe("every operation of the OpenAPI document, fed bad and boundary requests
   for (const operation of operations) {
     const name = `${operation.method} ${operation.path}`;
     const writes = operation.method !== "GET";
+    const website = policyFor(operation.method, operation.path.replace(/\{[^}]+\}/g, "x"))?.auth === "session";
+    const signout = operation.path === "/api/auth/signout";
     test(name, async () => {
       // A writer gets its own account (a valid DELETE may remove what the next operation needs).
-      const own = writes ? await seedAccount() : reader;
+      const own = writes ? await seedAccount(website ? "web" : "key") : website ? webReader : reader;
       const target = { accounts: [own.account.accountId, stranger.account.accountId], writes };
       await fuzz(name, target, requestArb(operation, hintsFor(own)), async (sent) => {
-        const response = await app.handle(toRequest(sent, own.account.apiKey));
+        const session = signout ? await freshSession(own) : undefined;
+        const response = await app.handle(withCredentials(operation, sent, own, session));
+        const status = response.status;
         const { rejected, text } =
           operation.path === "/api/mcp"
             ? await checkMcpResponse(response, describeRequest(sent))
             : { rejected: response.status >= 400, text: await checkResponse(response, sent) };
         // Share links are public by design: a stranger's shared chat is readable through its token.
         if (!rejected && !operation.path.startsWith("/api/v1/shared/")) {
-          expectNothingOfTheStranger(text, describeRequest(sent));
+          expectNothingOfTheStranger(text, describeRequest(sent), operation.path.startsWith("/api/dashboard/"));
         }
-        return { rejected, describe: describeRequest(sent) };
+        return { rejected, describe: describeRequest(sent), pastAuth: pastAuth(operation, status, text) };
       });
+      // The run's own session outlives every operation (sign-out was sent fresh ones).
+      if (own.web) expect((await webCall(app, own.web, "/api/auth/session")).status).toBe(200);
       await expectAlive();
     });
   }
@@ -237,7 +313,9 @@ describe("the MCP endpoint, fed bad JSON-RPC and bad tool arguments", () => {
     const target = { accounts: [own.account.accountId, stranger.account.accountId], writes: true };
     await fuzz("MCP protocol", target, mcpMessageArb(tools.map((tool) => tool.name)), async (sent) => {
       const response = await app.handle(toRequest(sent, own.account.apiKey));
+      const status = response.status;
       const outcome = await checkMcpResponse(response, describeRequest(sent));
+      checkEmptyBatch(sent, status, outcome.text, describeRequest(sent));
       return { rejected: outcome.rejected, describe: describeRequest(sent) };
     });
     await expectAlive();
@@ -349,6 +427,23 @@ describe("inputs the fuzzer found (each was a 5xx, a slow 500 or a useless detai
     const id = await send(`/api/v1/health/trackers/${"t".repeat(300_000)}`);
     expect(id.status).toBe(404);
     expect((await id.text()).length).toBeLessThan(1_000);
+  });
+
+  test("MCP: an empty batch [] → one JSON-RPC error -32600 with id null, HTTP 400 (was 202)", async () => {
+    const response = await mcpCall(app, [], auth(reader));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: expect.stringContaining("Invalid Request") },
+      id: null,
+    });
+    // The header checks still come first, as for any body.
+    const notAcceptable = await mcpCall(app, [], { ...auth(reader), accept: "application/json" });
+    expect(notAcceptable.status).toBe(406);
+    // A batch with messages is still answered (the SDK unwraps a batch of one into a single response).
+    const pings = [1, 2].map((id) => ({ jsonrpc: "2.0", id, method: "ping" }));
+    const batch = await mcpCall(app, pings, auth(reader));
+    expect(await batch.json()).toEqual(pings.map(({ id }) => ({ jsonrpc: "2.0", id, result: {} })));
   });
 
   test("MCP: malformed params → -32602 (tools/call and initialize were -32603); NUL in arguments → isError", async () => {
