@@ -20,10 +20,11 @@ const emptyBatch = () =>
 /**
  * Reads the body once (the body limit was enforced before routing): its JSON, handed to the
  * transport as already parsed, and the request with the same text for the transport to refuse
- * when it is not JSON.
+ * when it is not JSON. A body that fails mid-read (the client went away) is empty: the
+ * transport's 400 parse error, as when it read the body itself.
  */
 async function readMessage(request: Request): Promise<{ forwarded: Request; parsed?: unknown }> {
-  const text = await request.text();
+  const text = await request.text().catch(() => "");
   const headers = new Headers(request.headers);
   // The text is re-encoded: invalid UTF-8 became U+FFFD, so the declared length may not fit it.
   headers.delete("content-length");
@@ -50,7 +51,7 @@ export function mcpRoutes(deps: Deps) {
         return response.status === 202 && Array.isArray(parsed) && parsed.length === 0 ? emptyBatch() : response;
       },
       {
-        // The MCP transport reads the body itself.
+        // Read as text by readMessage (not by Elysia): the transport gets the parsed JSON or the text.
         parse: "none",
         detail: {
           tags: ["MCP"],
