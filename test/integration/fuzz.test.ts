@@ -25,7 +25,7 @@ import { type Call, call, errorOf, json, mcpCall, type TestAccount, type TestApp
 import { ownIndexes } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
 import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../helpers/upstream";
-import { TEST_PASSWORD, type WebUser, webCall, webUser } from "../helpers/website";
+import { TEST_PASSWORD, uniqueEmail, type WebUser, webCall, webUser } from "../helpers/website";
 
 /**
  * Issue 9, "Bad input": every operation of the app's own OpenAPI document, and the MCP endpoint,
@@ -123,7 +123,8 @@ async function seedAccount(kind: "key" | "web" = "key"): Promise<Seeded> {
     ...(web ? { web } : {}),
     hints: {
       id: [account.keyId],
-      ...(web ? { email: [web.email], password: [TEST_PASSWORD] } : {}),
+      // Sign-up: the account's own email (409) and unused ones (the first use of each signs up).
+      ...(web ? { email: [web.email, uniqueEmail("fuzz"), uniqueEmail("fuzz")], password: [TEST_PASSWORD] } : {}),
       trackerid: [tracker.id],
       chatid: [chatId],
       token: [token],
