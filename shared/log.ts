@@ -48,6 +48,18 @@ function sharedStdout(): (line: string) => void {
   return stdoutWriter;
 }
 
+/** The current time as ISO 8601, formatted once per millisecond: busy APIs log many lines per ms. */
+let isoMs = 0;
+let isoText = "";
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== isoMs) {
+    isoMs = now;
+    isoText = new Date(now).toISOString();
+  }
+  return isoText;
+}
+
 export function createLogger(
   level: Env["LOG_LEVEL"],
   base: Fields = {},
@@ -57,7 +69,7 @@ export function createLogger(
   const baseJson = Object.keys(base).length > 0 ? `,${JSON.stringify(base).slice(1, -1)}` : "";
   const emit = (lvl: Level, msg: string, fields?: Fields) => {
     if (RANK[lvl] < RANK[level]) return;
-    const head = `{"time":"${new Date().toISOString()}","level":"${lvl}","msg":${JSON.stringify(msg)}${baseJson}`;
+    const head = `{"time":"${isoNow()}","level":"${lvl}","msg":${JSON.stringify(msg)}${baseJson}`;
     if (!fields) return write(`${head}}\n`);
     // A replacer slows every stringify down; only lines that carry an error pay for it.
     const body = "error" in fields ? JSON.stringify(fields, errorReplacer) : JSON.stringify(fields);
