@@ -7,8 +7,8 @@
  */
 import { readMondo, toBatches } from "../shared/conditions/load";
 import { loadEnv } from "../shared/env";
+import { runCli } from "./lib/batchJobs";
 import { runConditionBatches } from "./lib/conditionJobs";
-import { runCli } from "./lib/paperJobs";
 
 runCli(async () => {
   const path = Bun.argv[2];

@@ -8,7 +8,8 @@
 import { loadEnv } from "../shared/env";
 import { PAPER_BATCH_MAX } from "../shared/jobs";
 import { parseSourceLine, type SourcePaper } from "../shared/papers/record";
-import { runCli, withPaperQueue } from "./lib/paperJobs";
+import { runCli } from "./lib/batchJobs";
+import { withPaperQueue } from "./lib/paperJobs";
 
 async function* lines(path: string): AsyncGenerator<string> {
   const file = Bun.file(path);

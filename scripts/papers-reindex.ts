@@ -8,7 +8,8 @@ import { nextPaperIdAfter } from "../shared/db/repositories/papers";
 import { createSql } from "../shared/db/sql";
 import { databaseUrl, loadEnv } from "../shared/env";
 import { PAPER_BATCH_MAX } from "../shared/jobs";
-import { runCli, withPaperQueue } from "./lib/paperJobs";
+import { runCli } from "./lib/batchJobs";
+import { withPaperQueue } from "./lib/paperJobs";
 
 runCli(async () => {
   const env = loadEnv();

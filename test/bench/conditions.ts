@@ -8,12 +8,10 @@
  *   bun test/bench/conditions.ts        (needs wrk: apt-get install wrk; BENCH_CONNECTIONS, BENCH_SECONDS)
  */
 import { stopProcess } from "../../scripts/lib/processes";
-import { DEMO_PAPERS } from "../../scripts/lib/seed";
-import { DEMO_CONDITIONS } from "../../scripts/lib/seedConditions";
 import { createAccount } from "../../shared/services/accounts";
 import { lookupCondition } from "../../shared/services/conditions";
 import { startWorkers } from "../../workers/runner";
-import { benchWorld, formatResult, serve, type WrkResult, wrk } from "./world";
+import { benchWorld, formatResult, loadDemoData, serve, type WrkResult, wrk } from "./world";
 
 const DURATION = process.env.BENCH_SECONDS ?? "10";
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -35,17 +33,7 @@ const world = await benchWorld();
 const workers = await startWorkers(world.deps, { queues: ["papers", "conditions"] });
 const server = await serve("full", world.childEnv);
 try {
-  for (const [script, file] of [
-    ["scripts/papers-ingest.ts", DEMO_PAPERS],
-    ["scripts/mondo-load.ts", DEMO_CONDITIONS],
-  ] as const) {
-    const child = Bun.spawn([process.execPath, script, file], {
-      env: world.childEnv,
-      stdout: "ignore",
-      stderr: "ignore",
-    });
-    if ((await child.exited) !== 0) throw new Error(`${script} failed`);
-  }
+  await loadDemoData(world.childEnv);
   const { apiKey } = await createAccount(
     { sql: world.deps.sql, redis: world.deps.redis, redisPrefix: world.env.REDIS_PREFIX },
     { plan: "pro" },

@@ -23,7 +23,7 @@ import { PLANS } from "../../shared/plans";
 import { createAccount } from "../../shared/services/accounts";
 import { conditionNames, firstChunkRow, LOG_DIR, paperQueries, printReport, type RunFacts } from "./loadReport";
 import { loadAverage, type MemorySeries, OpStats, rssMb, samplesCsv } from "./loadStats";
-import { benchWorld, cpuMs } from "./world";
+import { benchWorld, cpuMs, loadDemoData } from "./world";
 
 const { values: flags } = parseArgs({
   args: Bun.argv.slice(2),
@@ -73,17 +73,7 @@ const start = (name: string, script: string, extra: Record<string, string> = {})
 try {
   start("worker-1", "workers/main.ts");
   start("worker-2", "workers/main.ts");
-  for (const [script, file] of [
-    ["scripts/papers-ingest.ts", DEMO_PAPERS],
-    ["scripts/mondo-load.ts", DEMO_CONDITIONS],
-  ] as const) {
-    const child = Bun.spawn([process.execPath, script, file], {
-      env: world.childEnv,
-      stdout: "ignore",
-      stderr: "ignore",
-    });
-    if ((await child.exited) !== 0) throw new Error(`${script} failed`);
-  }
+  await loadDemoData(world.childEnv);
   await seedDemoReferences(world.env);
   const bases: string[] = [];
   for (const name of ["api-1", "api-2"]) {

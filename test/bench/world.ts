@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { prepareInfrastructure } from "../../scripts/lib/boot";
 import { freePort, stopAll, tcpOpen, waitFor } from "../../scripts/lib/processes";
+import { DEMO_PAPERS } from "../../scripts/lib/seed";
+import { DEMO_CONDITIONS } from "../../scripts/lib/seedConditions";
 import { dropDatabase } from "../../shared/db/sql";
 import { closeDeps, createDeps, type Deps } from "../../shared/deps";
 import { type Env, LOCAL_DATABASE_URL, parseEnv } from "../../shared/env";
@@ -51,6 +53,20 @@ export async function benchWorld(): Promise<{
 }
 
 /** Starts a bench target (`test/bench/servers.ts <mode>`) on a free port. */
+/**
+ * Loads the demo papers and MONDO terms into a bench world the way `bun run start` does: the CLIs
+ * enqueue, and workers that the caller has started do the work.
+ */
+export async function loadDemoData(childEnv: Record<string, string | undefined>): Promise<void> {
+  for (const [script, file] of [
+    ["scripts/papers-ingest.ts", DEMO_PAPERS],
+    ["scripts/mondo-load.ts", DEMO_CONDITIONS],
+  ] as const) {
+    const child = Bun.spawn([process.execPath, script, file], { env: childEnv, stdout: "ignore", stderr: "ignore" });
+    if ((await child.exited) !== 0) throw new Error(`${script} failed`);
+  }
+}
+
 export async function serve(mode: "bare" | "full", childEnv: Record<string, string | undefined>) {
   const port = freePort();
   // Request logs go to /dev/null: the cost of writing them is measured, not the terminal's.

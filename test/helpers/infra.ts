@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { QueueEvents } from "bullmq";
 import { prepareInfrastructure } from "../../scripts/lib/boot";
 import { freePort, type Managed, stopAll } from "../../scripts/lib/processes";
 import { createMeili } from "../../search-index/client";
@@ -8,6 +9,7 @@ import { dropIndexes } from "../../search-index/settings";
 import { dropDatabase } from "../../shared/db/sql";
 import { closeDeps, createDeps, type Deps } from "../../shared/deps";
 import { type Env, LOCAL_DATABASE_URL, parseEnv, redisUrl } from "../../shared/env";
+import type { QueueName } from "../../shared/jobs";
 import { createLogger, type Logger } from "../../shared/log";
 import type { PlanTable } from "../../shared/plans";
 import { createRedis, redisReady } from "../../shared/redis";
@@ -100,4 +102,14 @@ export function processEnvFor(env: Env): Record<string, string | undefined> {
     MEILI_MASTER_KEY: env.MEILI_MASTER_KEY,
     MEILI_INDEX_PREFIX: env.MEILI_INDEX_PREFIX,
   };
+}
+
+/** A queue's event stream on its own connection, ready to wait on jobs (`job.waitUntilFinished`). */
+export async function queueEventsFor(deps: Deps, queue: QueueName): Promise<QueueEvents> {
+  const events = new QueueEvents(queue, {
+    connection: createRedis(redisUrl(deps.env), "worker"),
+    prefix: deps.env.REDIS_PREFIX,
+  });
+  await events.waitUntilReady();
+  return events;
 }

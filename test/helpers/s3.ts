@@ -11,6 +11,17 @@ export interface FakeS3 {
   stop(): Promise<void>;
 }
 
+/** The upload storage settings that point the service at this stand-in's bucket. */
+export function s3Env(s3: FakeS3) {
+  return {
+    S3_BUCKET: "health-uploads",
+    S3_ENDPOINT: s3.endpoint,
+    S3_REGION: "us-east-1",
+    S3_ACCESS_KEY_ID: "test-access-key",
+    S3_SECRET_ACCESS_KEY: "test-secret-key",
+  };
+}
+
 export function startFakeS3(): FakeS3 {
   const objects = new Map<string, { bytes: Uint8Array; contentType: string }>();
   const requests: FakeS3["requests"] = [];

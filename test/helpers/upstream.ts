@@ -129,9 +129,11 @@ export function startUpstreamFixtures(): UpstreamFixtures {
 }
 
 /** Deps whose reference clients talk to the fixture server instead of RxNav and openFDA. */
+/** The reference upstream settings that point the service at these fixtures. */
+export function upstreamEnv(upstream: UpstreamFixtures) {
+  return { RXNAV_BASE_URL: upstream.rxnavUrl, OPENFDA_BASE_URL: upstream.openFdaUrl };
+}
+
 export function withUpstream(base: Deps, upstream: UpstreamFixtures, env: Partial<Env> = {}): Deps {
-  return {
-    ...base,
-    env: { ...base.env, RXNAV_BASE_URL: upstream.rxnavUrl, OPENFDA_BASE_URL: upstream.openFdaUrl, ...env },
-  };
+  return { ...base, env: { ...base.env, ...upstreamEnv(upstream), ...env } };
 }

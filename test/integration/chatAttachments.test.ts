@@ -4,13 +4,13 @@ import { modelCatalog } from "../../shared/chat/models";
 import type { Deps } from "../../shared/deps";
 import type { Env } from "../../shared/env";
 import { startWorkers, type Workers } from "../../workers/runner";
-import { type ProviderReplay, startProviderReplay } from "../fixtures/providers/replayServer";
+import { openaiReplayEnv, type ProviderReplay, startProviderReplay } from "../fixtures/providers/replayServer";
 import { makePng } from "../helpers/files";
 import { healthAccount } from "../helpers/health";
 import { call, type TestApp } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
 import { makePdf, uploadFile } from "../helpers/uploads";
-import { startUpstreamFixtures, type UpstreamFixtures } from "../helpers/upstream";
+import { startUpstreamFixtures, type UpstreamFixtures, upstreamEnv } from "../helpers/upstream";
 
 /**
  * What attachments look like to a real provider (replayed wire formats): a model that reads PDFs
@@ -31,11 +31,8 @@ beforeAll(async () => {
   const base = await testDeps();
   const env: Env = {
     ...base.env,
-    RXNAV_BASE_URL: upstream.rxnavUrl,
-    OPENFDA_BASE_URL: upstream.openFdaUrl,
-    OPENAI_API_KEY: "sk-test-openai",
-    OPENAI_BASE_URL: openai.baseUrl,
-    OPENAI_MODELS: "gpt-4.1-mini context=1047576 input=text,image,pdf",
+    ...upstreamEnv(upstream),
+    ...openaiReplayEnv(openai),
     OPENAI_COMPATIBLE_BASE_URL: local.baseUrl,
     OPENAI_COMPATIBLE_MODELS: "llama3.1:8b context=131072",
     CHAT_DEFAULT_MODEL: "llama3.1:8b",

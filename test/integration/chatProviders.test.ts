@@ -5,12 +5,17 @@ import type { ChatReply } from "../../shared/chat/schemas";
 import type { Deps } from "../../shared/deps";
 import type { Env } from "../../shared/env";
 import { startWorkers, type Workers } from "../../workers/runner";
-import { type ProviderName, type ProviderReplay, startProviderReplay } from "../fixtures/providers/replayServer";
+import {
+  openaiReplayEnv,
+  type ProviderName,
+  type ProviderReplay,
+  startProviderReplay,
+} from "../fixtures/providers/replayServer";
 import { sendWithTransport } from "../helpers/chat";
 import { healthAccount } from "../helpers/health";
 import { call, errorOf, json, type TestApp } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
-import { startUpstreamFixtures, type UpstreamFixtures } from "../helpers/upstream";
+import { startUpstreamFixtures, type UpstreamFixtures, upstreamEnv } from "../helpers/upstream";
 
 /**
  * Each provider's SDK against a local server replaying that provider's streaming wire format
@@ -33,11 +38,8 @@ beforeAll(async () => {
   const base = await testDeps();
   const env: Env = {
     ...base.env,
-    RXNAV_BASE_URL: upstream.rxnavUrl,
-    OPENFDA_BASE_URL: upstream.openFdaUrl,
-    OPENAI_API_KEY: "sk-test-openai",
-    OPENAI_BASE_URL: replays.openai.baseUrl,
-    OPENAI_MODELS: "gpt-4.1-mini context=1047576 input=text,image,pdf",
+    ...upstreamEnv(upstream),
+    ...openaiReplayEnv(replays.openai),
     ANTHROPIC_API_KEY: "sk-ant-test",
     ANTHROPIC_BASE_URL: replays.anthropic.baseUrl,
     ANTHROPIC_MODELS: "claude-sonnet-4-5 context=200000 input=text,image,pdf plans=pro",

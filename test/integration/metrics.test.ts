@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { QueueEvents } from "bullmq";
+import type { QueueEvents } from "bullmq";
 import { createApp } from "../../api/app";
 import { stopProcess } from "../../scripts/lib/processes";
 import type { Deps } from "../../shared/deps";
-import { redisUrl } from "../../shared/env";
 import { createJobMetricsRecorder, JOB_DURATION_BUCKETS, JOB_STATES } from "../../shared/jobMetrics";
 import { QUEUES } from "../../shared/jobs";
 import { PLANS, type PlanTable } from "../../shared/plans";
@@ -14,7 +13,7 @@ import { sseEvents } from "../helpers/chat";
 import { privateRedis } from "../helpers/faults";
 import { createTracker, healthAccount } from "../helpers/health";
 import { call, createTestAccount, errorOf, type TestApp } from "../helpers/http";
-import { processEnvFor, testDeps } from "../helpers/infra";
+import { processEnvFor, queueEventsFor, testDeps } from "../helpers/infra";
 import { checkHistograms, type Exposition, parseExposition, samplesOf, sumOf } from "../helpers/prometheus";
 import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../helpers/upstream";
 
@@ -38,11 +37,7 @@ beforeAll(async () => {
   scraper = createApp({ ...deps, env: { ...deps.env, METRICS_TOKEN: TOKEN } });
   key = (await healthAccount(deps, app)).apiKey;
   workers = await startWorkers(deps, { queues: ["chat", "rxnav", "openfda", "maintenance", "papers"] });
-  events = new QueueEvents("maintenance", {
-    connection: createRedis(redisUrl(deps.env), "worker"),
-    prefix: deps.env.REDIS_PREFIX,
-  });
-  await events.waitUntilReady();
+  events = await queueEventsFor(deps, "maintenance");
 });
 
 afterAll(async () => {

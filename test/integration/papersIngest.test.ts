@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { QueueEvents } from "bullmq";
+import type { QueueEvents } from "bullmq";
 import { DEMO_PAPERS } from "../../scripts/lib/seed";
 import { paperKey } from "../../search-index/papers";
 import { indexUid } from "../../search-index/settings";
 import { countPapers, findPaperById } from "../../shared/db/repositories/papers";
 import type { Deps } from "../../shared/deps";
-import { redisUrl } from "../../shared/env";
 import { parseSourceLine, type SourcePaper } from "../../shared/papers/record";
 import { enqueue } from "../../shared/queue";
-import { createRedis } from "../../shared/redis";
 import { startWorkers, type Workers } from "../../workers/runner";
-import { processEnvFor, testDeps, testWorld } from "../helpers/infra";
+import { processEnvFor, queueEventsFor, testDeps, testWorld } from "../helpers/infra";
 
 let deps: Deps;
 let workers: Workers;
@@ -20,11 +18,7 @@ let records: SourcePaper[];
 beforeAll(async () => {
   deps = await testDeps();
   workers = await startWorkers(deps);
-  events = new QueueEvents("papers", {
-    connection: createRedis(redisUrl(deps.env), "worker"),
-    prefix: deps.env.REDIS_PREFIX,
-  });
-  await events.waitUntilReady();
+  events = await queueEventsFor(deps, "papers");
   const text = await Bun.file(`${import.meta.dir}/../../../shared/data/arxiv/papers-1k.jsonl`).text();
   records = text.split("\n").filter(Boolean).slice(0, 200).map(parseSourceLine);
 });

@@ -7,7 +7,7 @@ import { startWorkers, type Workers } from "../../workers/runner";
 import { healthAccount } from "../helpers/health";
 import { call, json, type TestAccount, type TestApp } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
-import { type FakeS3, startFakeS3 } from "../helpers/s3";
+import { type FakeS3, s3Env, startFakeS3 } from "../helpers/s3";
 
 /** Uploads with S3-compatible storage: the client PUTs to the bucket's presigned URL. */
 let deps: Deps;
@@ -21,11 +21,7 @@ beforeAll(async () => {
   const base = await testDeps();
   const env = {
     ...base.env,
-    S3_BUCKET: "health-uploads",
-    S3_ENDPOINT: s3.endpoint,
-    S3_REGION: "us-east-1",
-    S3_ACCESS_KEY_ID: "test-access-key",
-    S3_SECRET_ACCESS_KEY: "test-secret-key",
+    ...s3Env(s3),
   };
   deps = { ...base, env, uploads: uploadConfig(env) };
   workers = await startWorkers(deps, { queues: ["uploads"] });

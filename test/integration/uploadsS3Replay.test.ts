@@ -6,13 +6,13 @@ import type { Env } from "../../shared/env";
 import { uploadConfig } from "../../shared/uploads/config";
 import type { UploadInfo } from "../../shared/uploads/schemas";
 import { startWorkers, type Workers } from "../../workers/runner";
-import { type ProviderReplay, startProviderReplay } from "../fixtures/providers/replayServer";
+import { openaiReplayEnv, type ProviderReplay, startProviderReplay } from "../fixtures/providers/replayServer";
 import { healthAccount } from "../helpers/health";
 import { call, json, type TestAccount, type TestApp } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
-import { type FakeS3, startFakeS3 } from "../helpers/s3";
+import { type FakeS3, s3Env, startFakeS3 } from "../helpers/s3";
 import { makePdf } from "../helpers/uploads";
-import { startUpstreamFixtures, type UpstreamFixtures } from "../helpers/upstream";
+import { startUpstreamFixtures, type UpstreamFixtures, upstreamEnv } from "../helpers/upstream";
 
 /**
  * With S3-compatible storage the upload URL is the bucket's presigned PUT, which the bucket accepts
@@ -34,16 +34,9 @@ beforeAll(async () => {
   const base = await testDeps();
   const env: Env = {
     ...base.env,
-    S3_BUCKET: "health-uploads",
-    S3_ENDPOINT: s3.endpoint,
-    S3_REGION: "us-east-1",
-    S3_ACCESS_KEY_ID: "test-access-key",
-    S3_SECRET_ACCESS_KEY: "test-secret-key",
-    RXNAV_BASE_URL: upstream.rxnavUrl,
-    OPENFDA_BASE_URL: upstream.openFdaUrl,
-    OPENAI_API_KEY: "sk-test-openai",
-    OPENAI_BASE_URL: openai.baseUrl,
-    OPENAI_MODELS: "gpt-4.1-mini context=1047576 input=text,image,pdf",
+    ...s3Env(s3),
+    ...upstreamEnv(upstream),
+    ...openaiReplayEnv(openai),
   };
   deps = { ...base, env, uploads: uploadConfig(env), models: modelCatalog(env) };
   workers = await startWorkers(deps, { queues: ["uploads", "chat", "rxnav", "openfda"] });

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { QueueEvents } from "bullmq";
+import type { QueueEvents } from "bullmq";
 import type { Deps } from "../../shared/deps";
-import { redisUrl } from "../../shared/env";
 import { enqueue } from "../../shared/queue";
-import { createRedis } from "../../shared/redis";
 import { startWorkers, type Workers } from "../../workers/runner";
-import { testDeps } from "../helpers/infra";
+import { queueEventsFor, testDeps } from "../helpers/infra";
 
 let deps: Deps;
 let workers: Workers;
@@ -16,11 +14,7 @@ beforeAll(async () => {
   // The variable a worker process reads, as `WORKER_QUEUES=maintenance,chat bun run workers` sets it.
   deps = { ...base, env: { ...base.env, WORKER_QUEUES: "maintenance, chat" } };
   workers = await startWorkers(deps);
-  events = new QueueEvents("maintenance", {
-    connection: createRedis(redisUrl(deps.env), "worker"),
-    prefix: deps.env.REDIS_PREFIX,
-  });
-  await events.waitUntilReady();
+  events = await queueEventsFor(deps, "maintenance");
 });
 
 afterAll(async () => {

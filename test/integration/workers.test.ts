@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { QueueEvents } from "bullmq";
+import type { QueueEvents } from "bullmq";
 import { createApp } from "../../api/app";
 import { listApiKeysByAccount } from "../../shared/db/repositories/accounts";
 import type { Deps } from "../../shared/deps";
-import { redisUrl } from "../../shared/env";
 import { JOBS } from "../../shared/jobs";
 import { enqueue } from "../../shared/queue";
-import { createRedis } from "../../shared/redis";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { call, createTestAccount } from "../helpers/http";
-import { testDeps } from "../helpers/infra";
+import { queueEventsFor, testDeps } from "../helpers/infra";
 
 let deps: Deps;
 let workers: Workers;
@@ -18,11 +16,7 @@ let events: QueueEvents;
 beforeAll(async () => {
   deps = await testDeps();
   workers = await startWorkers(deps, { concurrency: 2 });
-  events = new QueueEvents("maintenance", {
-    connection: createRedis(redisUrl(deps.env), "worker"),
-    prefix: deps.env.REDIS_PREFIX,
-  });
-  await events.waitUntilReady();
+  events = await queueEventsFor(deps, "maintenance");
 });
 
 afterAll(async () => {
