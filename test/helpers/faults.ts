@@ -46,8 +46,11 @@ export interface PrivateServer {
   destroy(): Promise<void>;
 }
 
-/** A redis-server without persistence: a restart comes back empty, as after a failover. */
-export async function privateRedis(): Promise<PrivateServer> {
+/**
+ * A redis-server without persistence: a restart comes back empty, as after a failover. `signal`
+ * reaches the process itself (SIGSTOP/SIGCONT: a Redis that is up but silent).
+ */
+export async function privateRedis(): Promise<PrivateServer & { signal(signal: "SIGSTOP" | "SIGCONT"): void }> {
   const port = freePort();
   let child: Subprocess | undefined;
   const start = async () => {
@@ -62,6 +65,7 @@ export async function privateRedis(): Promise<PrivateServer> {
     url: `redis://127.0.0.1:${port}`,
     port,
     start,
+    signal: (signal) => child?.kill(signal),
     stop: async () => {
       if (child) await stopProcess(child);
     },

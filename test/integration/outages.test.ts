@@ -1,43 +1,30 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Subprocess } from "bun";
 import { createApp } from "../../api/app";
-import { freePort, stopProcess, tcpOpen, waitFor } from "../../scripts/lib/processes";
+import { freePort, waitFor } from "../../scripts/lib/processes";
 import { createMeili } from "../../search-index/client";
 import { createSql } from "../../shared/db/sql";
 import type { Deps } from "../../shared/deps";
 import { createRedis, redisReady } from "../../shared/redis";
+import { privateRedis } from "../helpers/faults";
 import { call, createTestAccount, errorOf } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
 
-/** A private Redis the test may stop and start; the shared one is never touched. */
-function startRedis(port: number): Subprocess {
-  return Bun.spawn(
-    ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    {
-      stdout: "ignore",
-      stderr: "ignore",
-    },
-  );
-}
-
 let base: Deps;
-let redisPort: number;
-let redisServer: Subprocess;
+/** A private Redis the test may stop and start; the shared one is never touched. */
+let redisServer: Awaited<ReturnType<typeof privateRedis>>;
 
 beforeAll(async () => {
   base = await testDeps();
-  redisPort = freePort();
-  redisServer = startRedis(redisPort);
-  await waitFor("private redis", () => tcpOpen("127.0.0.1", redisPort));
+  redisServer = await privateRedis();
 });
 
 afterAll(async () => {
-  await stopProcess(redisServer);
+  await redisServer.destroy();
 });
 
 /** An app whose request connection uses the private Redis, with a key that has just worked. */
 async function appOnPrivateRedis() {
-  const redis = createRedis(`redis://127.0.0.1:${redisPort}`, "request");
+  const redis = createRedis(redisServer.url, "request");
   await redisReady(redis);
   const deps: Deps = { ...base, redis };
   const app = createApp(deps);
@@ -50,7 +37,7 @@ describe("dependency outages", () => {
   test("Redis down → 503 with Retry-After (not 500); recovers by itself when Redis returns", async () => {
     const { redis, app, account } = await appOnPrivateRedis();
 
-    await stopProcess(redisServer);
+    await redisServer.stop();
     const down = await call(app, "/api/v1/account", { key: account.apiKey });
     expect(down.status).toBe(503);
     expect(Number(down.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -60,7 +47,7 @@ describe("dependency outages", () => {
     expect(((await ready.json()) as { checks: { redis: { ok: boolean } } }).checks.redis.ok).toBe(false);
 
     // A fresh Redis has lost the rate-limit script and keys; the service must cope on its own.
-    redisServer = startRedis(redisPort);
+    await redisServer.start();
     await waitFor(
       "API recovery",
       async () => (await call(app, "/api/v1/account", { key: account.apiKey })).status === 200,
@@ -71,13 +58,13 @@ describe("dependency outages", () => {
 
   test("a stalled Redis (not closed, just silent) → 503 instead of a hung request; recovers when it resumes", async () => {
     const { redis, app, account } = await appOnPrivateRedis();
-    redisServer.kill("SIGSTOP");
+    redisServer.signal("SIGSTOP");
     try {
       const stalled = await call(app, "/api/v1/account", { key: account.apiKey });
       expect(stalled.status).toBe(503);
       expect((await errorOf(stalled)).code).toBe("UNAVAILABLE");
     } finally {
-      redisServer.kill("SIGCONT");
+      redisServer.signal("SIGCONT");
     }
     await waitFor(
       "API recovery",
