@@ -5,11 +5,11 @@ import { replayTurn, type TurnEvent } from "./turnEvents";
 export type StreamDeps = Pick<Deps, "redis" | "env" | "turnSubscriber" | "log">;
 
 /**
- * Follows one turn's events in order, exactly once each: it subscribes and, at the same time,
- * runs `start` (enqueueing a new turn); then it replays the capped log after `afterSeq` and passes
- * live events on, skipping any already delivered. Whatever the turn publishes before the
+ * Follows one turn's events in order, exactly once each: it subscribes, replays the capped log
+ * after `afterSeq` and passes live events on, skipping any already delivered; at the same time it
+ * runs `start` (storing and queueing a new turn). Whatever the turn publishes before the
  * subscription is live is in the log (a chunk is appended to it before it is published), so
- * starting the turn need not wait for the subscription's round trip. Ends at the turn's `end`
+ * starting the turn need not wait for the subscription's round trip. A failed `start` ends it. Ends at the turn's `end`
  * event, or at the deadline with an error chunk, so a client never hangs.
  */
 export async function followTurn(
@@ -35,12 +35,25 @@ export async function followTurn(
   };
   const pending: TurnEvent[] = [];
   let replaying = true;
-  const [subscribed, started] = await Promise.allSettled([
-    deps.turnSubscriber.listen(turnId, (event) => (replaying ? pending.push(event) : deliver(event))),
-    options.start?.(),
-  ]);
-  if (subscribed.status === "rejected") throw subscribed.reason;
-  const stop = subscribed.value;
+  // Subscribed, then the log replayed: from then on every event is delivered as it comes, while
+  // `start` may still be running (a fast worker's first chunk need not wait for the enqueue's reply).
+  const follow = async () => {
+    const stop = await deps.turnSubscriber.listen(turnId, (event) =>
+      replaying ? pending.push(event) : deliver(event),
+    );
+    try {
+      for (const event of await replayTurn(deps.redis, deps.env.REDIS_PREFIX, turnId, options.afterSeq)) deliver(event);
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+    replaying = false;
+    for (const event of pending.sort((a, b) => a.seq - b.seq)) deliver(event);
+    return stop;
+  };
+  const [followed, started] = await Promise.allSettled([follow(), options.start?.()]);
+  if (followed.status === "rejected") throw followed.reason;
+  const stop = followed.value;
   if (started.status === "rejected") {
     await stop();
     throw started.reason;
@@ -52,10 +65,8 @@ export async function followTurn(
   }, deps.env.CHAT_TURN_TIMEOUT_MS);
   const abort = () => finish("aborted");
   options.signal?.addEventListener("abort", abort);
+  if (options.signal?.aborted) abort();
   try {
-    for (const event of await replayTurn(deps.redis, deps.env.REDIS_PREFIX, turnId, options.afterSeq)) deliver(event);
-    replaying = false;
-    for (const event of pending.sort((a, b) => a.seq - b.seq)) deliver(event);
     return await done;
   } finally {
     clearTimeout(deadline);

@@ -18,21 +18,50 @@ const LOG_TTL_SECONDS = 3_600;
  */
 export const LOG_TTL_AFTER_END_SECONDS = 60;
 
+/**
+ * Publishes a turn's events in order. The first goes out at once (the client's time to first
+ * chunk); after it, events produced in one event-loop task go out together, as one pipeline (one
+ * socket write): a model that yields many chunks at once (the offline model yields a whole answer)
+ * cost a pipeline and a write per chunk before, the largest part of a worker's CPU per turn. A
+ * streaming provider's chunks come in separate tasks and go out as they come. Each event's promise
+ * settles when the send that carried it has.
+ */
 export function turnPublisher(redis: Redis, prefix: string, turnId: string, startAfter = 0) {
   const keys = redisKeys(prefix);
+  type Pending = { payload: string; end: boolean; first: boolean };
   let seq = startAfter;
+  let batch: Pending[] | undefined;
+  let sent: Promise<void> = Promise.resolve();
+  const send = async (events: Pending[]) => {
+    const log = keys.turnLog(turnId);
+    const pipeline = redis.pipeline();
+    for (const event of events) {
+      // Logged before it is published, so a reader that replays the log after subscribing never
+      // misses an event; the log's expiry is set with the first event and shortened at the end.
+      pipeline.xadd(log, "MAXLEN", "~", String(LOG_MAX), "*", "e", event.payload);
+      if (event.end) pipeline.expire(log, LOG_TTL_AFTER_END_SECONDS);
+      else if (event.first) pipeline.expire(log, LOG_TTL_SECONDS);
+      pipeline.publish(keys.turnChannel(turnId), event.payload);
+    }
+    const results = await pipeline.exec();
+    const failure = results?.find(([error]) => error)?.[0];
+    if (failure) throw failure;
+  };
   return {
-    async publish(event: { chunk: UIMessageChunk } | { end: "ok" | "error" }): Promise<void> {
+    publish(event: { chunk: UIMessageChunk } | { end: "ok" | "error" }): Promise<void> {
       seq += 1;
-      const payload = JSON.stringify({ seq, ...event });
-      // Logged before it is published, so a reader that replays the log after subscribing
-      // never misses an event; the log's expiry is set with the first event and shortened at the end.
-      const pipeline = redis.pipeline().xadd(keys.turnLog(turnId), "MAXLEN", "~", String(LOG_MAX), "*", "e", payload);
-      if ("end" in event) pipeline.expire(keys.turnLog(turnId), LOG_TTL_AFTER_END_SECONDS);
-      else if (seq === startAfter + 1) pipeline.expire(keys.turnLog(turnId), LOG_TTL_SECONDS);
-      const results = await pipeline.publish(keys.turnChannel(turnId), payload).exec();
-      const failure = results?.find(([error]) => error)?.[0];
-      if (failure) throw failure;
+      const entry = { payload: JSON.stringify({ seq, ...event }), end: "end" in event, first: seq === startAfter + 1 };
+      if (entry.first) return send([entry]);
+      if (!batch) {
+        const events: Pending[] = [];
+        batch = events;
+        sent = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+          batch = undefined;
+          return send(events);
+        });
+      }
+      batch.push(entry);
+      return sent;
     },
   };
 }

@@ -127,22 +127,53 @@ export function replyIdFor(turnId: string): string {
   return `${turnId}-reply`;
 }
 
+/** How long a worker waits for the API's word that a turn's message is stored (`submitTurn`). */
+export const TURN_STORED_WAIT_MS = 10_000;
+
+/**
+ * Whether a queued turn's message is stored, for a worker that read the conversation before the
+ * API's commit: the API's word in Redis once it knows, else (the word lost) PostgreSQL decides.
+ */
+async function messageStored(deps: Deps, turn: ChatTurn): Promise<boolean> {
+  const key = redisKeys(deps.env.REDIS_PREFIX).turnStored(turn.turnId);
+  const deadline = Date.now() + TURN_STORED_WAIT_MS;
+  while (Date.now() < deadline) {
+    const word = await deps.redis.get(key);
+    if (word) return word === "stored";
+    await Bun.sleep(5);
+  }
+  return (await listMessages(deps.sql, turn.chatId)).some((message) => message.id === turn.turnId);
+}
+
 /**
  * Runs one turn on a worker: history and (with consent) profile → model with tools → every UI
  * message chunk published with a sequence number → the reply stored once → `end`. A client that
  * disconnected does not stop it.
  */
-export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ messageId: string }> {
+export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ messageId: string | null }> {
   const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turn.turnId);
   const messageId = replyIdFor(turn.turnId);
   // The stream starts as soon as the turn is picked up; history and profile are read meanwhile.
   const started = awaitedLater(publisher.publish({ chunk: { type: "start", messageId } }));
   // Three independent reads, in parallel.
-  const [existing, history, profile] = await Promise.all([
+  const [existing, read, profile] = await Promise.all([
     findReplyToTurn(deps.sql, turn.turnId),
     listMessages(deps.sql, turn.chatId),
     getProfile({ sql: deps.sql, accountId: turn.accountId }),
   ]);
+  let history = read;
+  // The API stores the message while the turn is queued (submitTurn); this read may have come first.
+  if (!existing && !history.some((message) => message.id === turn.turnId)) {
+    await started;
+    if (!(await messageStored(deps, turn))) {
+      // Never stored (the API answered 503): nothing to answer, nothing to store.
+      await publisher.publish({ chunk: { type: "error", errorText: "The message was not stored; please retry." } });
+      await deps.redis.del(redisKeys(deps.env.REDIS_PREFIX).chatActiveTurn(turn.chatId));
+      await publisher.publish({ end: "error" });
+      return { messageId: null };
+    }
+    history = await listMessages(deps.sql, turn.chatId);
+  }
   if (existing) {
     await started;
     await publisher.publish({ end: "ok" });

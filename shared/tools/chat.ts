@@ -53,8 +53,8 @@ export const healthChatTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   feature: "health",
   run: async (ctx, input) => {
-    const { turn } = await prepareTurn(ctx.deps, ctx.principal, input);
-    const { message, ...reply } = await runTurnToEnd(ctx.deps, turn);
+    const prepared = await prepareTurn(ctx.deps, ctx.principal, input);
+    const { message, ...reply } = await runTurnToEnd(ctx.deps, prepared);
     return { ...reply, message_id: message.id };
   },
   render: (r) => `${r.text}\n\n(chat_id ${r.chat_id}, model ${r.model})`,

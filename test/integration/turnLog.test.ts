@@ -47,4 +47,45 @@ describe("a chat turn's Redis log", () => {
     expect(result).toBe("ok");
     expect(seen).toEqual([1, 2, 3, 4, 5]);
   });
+
+  test("events published in one burst reach a subscriber and the log once each, in order", async () => {
+    const deps = await testDeps();
+    const turnId = Bun.randomUUIDv7();
+    const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turnId);
+    const seen: number[] = [];
+    const done = followTurn(deps, turnId, { afterSeq: 0, onEvent: (event) => seen.push(event.seq) });
+    await Bun.sleep(50);
+    // As the offline model does: a whole answer in one task, nothing awaited in between.
+    const sends = [publisher.publish({ chunk: { type: "start" } })];
+    for (let i = 0; i < 30; i++)
+      sends.push(publisher.publish({ chunk: { type: "text-delta", id: "t", delta: `${i}` } }));
+    sends.push(publisher.publish({ end: "ok" }));
+    await Promise.all(sends);
+    expect(await done).toBe("ok");
+    const all = Array.from({ length: 32 }, (_, i) => i + 1);
+    expect(seen).toEqual(all);
+    expect((await replayTurn(deps.redis, deps.env.REDIS_PREFIX, turnId, 0)).map((e) => e.seq)).toEqual(all);
+  });
+
+  test("a follower passes events on while its `start` is still running", async () => {
+    const deps = await testDeps();
+    const turnId = Bun.randomUUIDv7();
+    const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turnId);
+    let delivered: () => void = () => {};
+    const firstDelivered = new Promise<void>((resolve) => (delivered = resolve));
+    const result = await followTurn(deps, turnId, {
+      afterSeq: 0,
+      // Like a new turn whose job is picked up before the API's own writes return: `start` ends
+      // only after the turn's first chunk reached the follower.
+      start: async () => {
+        await publisher.publish({ chunk: { type: "start" } });
+        await firstDelivered;
+        await publisher.publish({ end: "ok" });
+      },
+      onEvent: (event) => {
+        if (event.seq === 1) delivered();
+      },
+    });
+    expect(result).toBe("ok");
+  });
 });

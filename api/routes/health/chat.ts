@@ -3,7 +3,7 @@ import { ChatReplySchema, ChatRequestSchema, ConversationSchema } from "../../..
 import type { Deps } from "../../../shared/deps";
 import { AppError } from "../../../shared/errors";
 import { redisKeys } from "../../../shared/redis";
-import { enqueueTurn, ownedChat, prepareTurn } from "../../../shared/services/chat";
+import { ownedChat, prepareTurn, submitTurn } from "../../../shared/services/chat";
 import { runTurnToEnd } from "../../../shared/services/chatReply";
 import { getConversation } from "../../../shared/services/chats";
 import { unavailable } from "../../../shared/services/unavailable";
@@ -20,14 +20,22 @@ export function chatRoutes(deps: Deps, mount: Mount = V1) {
       `${mount.base}/health/chat`,
       async ({ request, body }) => {
         const { principal } = callerOf(request);
-        const { turn } = await prepareTurn(deps, principal, body);
+        const prepared = await prepareTurn(deps, principal, body);
+        const { turn } = prepared;
         if (body.stream) {
-          const start = () => enqueueTurn(deps, turn);
+          // The relay subscribes while the message is stored and the turn queued; a failure of
+          // either is an error status (503) here, and the relay is cancelled.
+          const submitted = submitTurn(deps, prepared);
+          const start = () => submitted.catch(() => {});
           const stream = turnEventStream(deps, turn.turnId, { afterSeq: 0, start });
+          await submitted.catch(async (error) => {
+            await stream.cancel();
+            throw error;
+          });
           // A Response passes through untouched; the schema below documents the JSON reply.
           return new Response(stream, { headers: { ...UI_STREAM_HEADERS, "x-chat-id": turn.chatId } }) as never;
         }
-        return runTurnToEnd(deps, turn);
+        return runTurnToEnd(deps, prepared);
       },
       {
         body: ChatRequestSchema,

@@ -66,6 +66,10 @@ export async function insertUserMessage(sql: Db, chatId: string, message: Stored
     values (${message.id}, ${chatId}, 'user', ${sql.json(message.parts as never)}, ${sql.json((message.metadata ?? {}) as never)})`;
 }
 
+export async function deleteMessage(sql: Db, id: string): Promise<void> {
+  await sql`delete from chat_messages where id = ${id}`;
+}
+
 /** Stores the reply to a turn once: a second reply to the same user message is ignored. */
 export async function insertAssistantMessage(
   sql: Db,
