@@ -4,6 +4,10 @@ import type { Paper } from "../shared/papers/record";
 import type { Meilisearch } from "./client";
 import { toPaperDocument } from "./papers";
 import { indexUid } from "./settings";
+import { finishedTask } from "./taskWatcher";
+
+/** A batch may wait behind many others: a full snapshot's batches queue up in Meilisearch. */
+const SEARCH_WRITE_TIMEOUT_MS = 600_000;
 
 export interface IndexDeps {
   sql: Db;
@@ -11,30 +15,47 @@ export interface IndexDeps {
   indexPrefix: string;
 }
 
+/** A batch sent to Meilisearch: its task, to wait for with `searchApplied`. */
+export interface SearchWrite {
+  taskUid: number;
+  papers: number;
+}
+
 /**
- * Stores a batch of papers: PostgreSQL first (the source of truth), then Meilisearch, waiting until
- * Meilisearch has applied the batch. Both writes are upserts by id, so a retried or repeated batch
- * leaves exactly one copy of each paper.
+ * Stores a batch of papers: PostgreSQL first (the source of truth), then Meilisearch's task is
+ * queued. Both writes are upserts by id, so a retried or repeated batch leaves exactly one copy of
+ * each paper. The caller waits with `searchApplied`, and need not hold the papers meanwhile.
  */
-export async function indexPapers(deps: IndexDeps, papers: Paper[]): Promise<{ papers: number }> {
-  if (papers.length === 0) return { papers: 0 };
+export async function storePapers(deps: IndexDeps, papers: Paper[]): Promise<SearchWrite> {
+  if (papers.length === 0) return { taskUid: -1, papers: 0 };
   await upsertPapers(deps.sql, papers);
-  return pushToSearch(deps, papers);
+  return sendToSearch(deps, papers);
+}
+
+/** `storePapers`, then the wait: the batch is searchable when this resolves. */
+export async function indexPapers(deps: IndexDeps, papers: Paper[]): Promise<{ papers: number }> {
+  return searchApplied(deps, await storePapers(deps, papers));
 }
 
 /** Rebuilds the search documents of papers already in PostgreSQL (`after < id <= through`). */
 export async function reindexRange(deps: IndexDeps, after: string, through: string): Promise<{ papers: number }> {
-  return pushToSearch(deps, await listPapersInRange(deps.sql, after, through));
+  return searchApplied(deps, await sendToSearch(deps, await listPapersInRange(deps.sql, after, through)));
 }
 
-async function pushToSearch(deps: IndexDeps, papers: Paper[]): Promise<{ papers: number }> {
-  if (papers.length === 0) return { papers: 0 };
+async function sendToSearch(deps: IndexDeps, papers: Paper[]): Promise<SearchWrite> {
+  if (papers.length === 0) return { taskUid: -1, papers: 0 };
   const task = await deps.meili
     .index(indexUid(deps.indexPrefix, "papers"))
-    .addDocuments(papers.map(toPaperDocument), { primaryKey: "pk" })
-    .waitTask({ timeout: 120_000, interval: 50 });
+    .addDocuments(papers.map(toPaperDocument), { primaryKey: "pk" });
+  return { taskUid: task.taskUid, papers: papers.length };
+}
+
+/** Waits until Meilisearch has applied a batch; a failed task is an error (the job retries). */
+export async function searchApplied(deps: IndexDeps, write: SearchWrite): Promise<{ papers: number }> {
+  if (write.papers === 0) return { papers: 0 };
+  const task = await finishedTask(deps.meili, write.taskUid, SEARCH_WRITE_TIMEOUT_MS);
   if (task.status !== "succeeded") {
     throw new Error(`Meilisearch task ${task.uid} ${task.status}: ${JSON.stringify(task.error)}`);
   }
-  return { papers: papers.length };
+  return { papers: write.papers };
 }

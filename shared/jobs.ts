@@ -52,7 +52,10 @@ export function selectQueues(list: string | undefined): readonly QueueName[] {
  */
 export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
   maintenance: 1,
-  papers: 8,
+  // A paper batch mostly waits for its Meilisearch task (holding no records then): many in flight
+  // make Meilisearch's batches large (scripts/lib/paperJobs.ts). A full snapshot ingest peaks at
+  // ~700 MB RSS in the worker process, while batches are parsed and stored.
+  papers: 128,
   rxnav: 4,
   openfda: 4,
   conditions: 4,
@@ -102,7 +105,13 @@ export const JOBS = {
   "papers.index-batch": {
     queue: "papers",
     payload: T.Object({ records: T.Array(SourcePaperSchema, { minItems: 1, maxItems: PAPER_BATCH_MAX }) }),
-    options: { attempts: 5, backoff: { type: "exponential", delay: 2000 }, ...keepHistory },
+    // A finished batch's 1,000 records (~1.7 MB) are not worth keeping in Redis: a short history.
+    options: {
+      attempts: 5,
+      backoff: { type: "exponential", delay: 2000 },
+      removeOnComplete: { count: 10 },
+      removeOnFail: { count: 100 },
+    },
   },
   /** Rebuilds the Meilisearch documents of the papers with `after < id <= through` from PostgreSQL. */
   "papers.reindex-range": {

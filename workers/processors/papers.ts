@@ -1,13 +1,18 @@
-import { indexPapers, reindexRange } from "../../search-index/ingest";
+import { reindexRange, searchApplied, storePapers } from "../../search-index/ingest";
 import type { Deps } from "../../shared/deps";
 import type { JobPayload } from "../../shared/jobs";
 import { toPaper } from "../../shared/papers/record";
 
-export function indexPaperBatch(deps: Deps, payload: JobPayload<"papers.index-batch">) {
-  return indexPapers(
-    { sql: deps.sql, meili: deps.meili, indexPrefix: deps.env.MEILI_INDEX_PREFIX },
-    payload.records.map(toPaper),
-  );
+/**
+ * PostgreSQL, then Meilisearch's task, then the wait for it. While it waits the job holds no
+ * records: they are dropped from this process's copy of the job (Redis keeps the job's own, for a
+ * retry), so the many jobs in flight that large Meilisearch batches need cost little memory.
+ */
+export async function indexPaperBatch(deps: Deps, payload: JobPayload<"papers.index-batch">) {
+  const ctx = { sql: deps.sql, meili: deps.meili, indexPrefix: deps.env.MEILI_INDEX_PREFIX };
+  const write = await storePapers(ctx, payload.records.map(toPaper));
+  payload.records = [];
+  return searchApplied(ctx, write);
 }
 
 export function reindexPaperRange(deps: Deps, payload: JobPayload<"papers.reindex-range">) {
