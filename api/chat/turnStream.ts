@@ -50,12 +50,24 @@ export function turnEventStream(
     start(controller) {
       open = true;
       activeStreams.inc();
+      // Events that arrive together (a worker sends a burst of chunks as one pipeline, and Redis
+      // delivers them in one read) go out as one write: a write per chunk, for hundreds of streams
+      // at once, held the later chunks of each burst back.
+      let pending = "";
+      const flush = () => {
+        const text = pending;
+        pending = "";
+        if (text && !aborter.signal.aborted) controller.enqueue(encoder.encode(text));
+      };
       const write = (text: string) => {
-        if (!aborter.signal.aborted) controller.enqueue(encoder.encode(text));
+        if (aborter.signal.aborted) return;
+        if (!pending) queueMicrotask(flush);
+        pending += text;
       };
       keepAlive = setInterval(() => write(": keep-alive\n\n"), deps.env.CHAT_KEEPALIVE_MS);
       close = () => {
         if (aborter.signal.aborted) return;
+        flush();
         aborter.abort();
         controller.close();
       };
@@ -82,6 +94,7 @@ export function turnEventStream(
           closed();
           if (aborter.signal.aborted) return;
           write("data: [DONE]\n\n");
+          flush();
           controller.close();
         });
     },

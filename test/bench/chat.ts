@@ -9,6 +9,7 @@
  * pipeline's own cost.
  */
 import { isStepCount, streamText } from "ai";
+import { Queue } from "bullmq";
 import { stopProcess } from "../../scripts/lib/processes";
 import { createOfflineModel } from "../../shared/chat/offlineModel";
 import { healthInstructions } from "../../shared/chat/prompt";
@@ -17,6 +18,7 @@ import { createRedis } from "../../shared/redis";
 import { createAccount } from "../../shared/services/accounts";
 import { CHAT_TOOLS } from "../../shared/tools";
 import { toAiSdkTools } from "../../shared/tools/aiSdk";
+import { HOP_QUEUE, hopChannel } from "./queueHop";
 import { benchWorld, serve } from "./world";
 
 const TURNS = Number(process.env.BENCH_CHAT_TURNS ?? 200);
@@ -62,8 +64,11 @@ try {
   // when the SSE client got it, on the same clock.
   const published = new Map<string, number>();
   const tap = createRedis(redisUrl(world.env), "worker");
-  await tap.psubscribe(`${world.env.REDIS_PREFIX}:turn:*`);
+  await tap.psubscribe(`${world.env.REDIS_PREFIX}:turn:*`, `${world.env.REDIS_PREFIX}:hop:*`);
+  const hopWaits = new Map<string, () => void>();
   tap.on("pmessage", (_pattern: string, channel: string, message: string) => {
+    const hop = hopWaits.get(channel);
+    if (hop) return hop();
     const turnId = channel.slice(channel.lastIndexOf(":") + 1);
     published.set(`${turnId}/${(JSON.parse(message) as { seq: number }).seq}`, performance.now());
   });
@@ -114,6 +119,28 @@ try {
     direct.push(await inProcess());
     piped.push(await fullPath());
   }
+  // The floor: the queue hop alone (BullMQ add → a bare worker process → pub/sub back).
+  const hopper = Bun.spawn([process.execPath, "test/bench/queueHop.ts"], {
+    env: world.childEnv,
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  await (hopper.stdout as ReadableStream<Uint8Array>).getReader().read();
+  const hopQueue = new Queue(HOP_QUEUE, {
+    connection: createRedis(redisUrl(world.env), "worker"),
+    prefix: world.env.REDIS_PREFIX,
+  });
+  const hops: number[] = [];
+  for (let i = 0; i < TURNS + 20; i++) {
+    const jobId = `hop${i}`;
+    const answered = new Promise<void>((resolve) => hopWaits.set(hopChannel(world.env.REDIS_PREFIX, jobId), resolve));
+    const start = performance.now();
+    await hopQueue.add("hop", {}, { jobId, removeOnComplete: true });
+    await answered;
+    if (i >= 20) hops.push(performance.now() - start);
+  }
+  await hopQueue.close();
+  await stopProcess(hopper);
   received.length = 0;
   const burst = await Promise.all(Array.from({ length: CONCURRENT }, () => fullPath()));
   // Each turn's id is the id of the user message that started it.
@@ -143,6 +170,9 @@ try {
     percentile(piped.map(pick), p) - percentile(direct.map(pick), p);
   console.log(
     `\nAdded by the pipeline: first chunk p50 ${ms(added(50, (r) => r.first))}, p99 ${ms(added(99, (r) => r.first))}; whole turn p50 ${ms(added(50, (r) => r.total))}, p99 ${ms(added(99, (r) => r.total))}`,
+  );
+  console.log(
+    `Floor on this machine, the queue hop alone (BullMQ add → a bare worker process → Redis pub/sub back, ${hops.length} one at a time): p50 ${ms(percentile(hops, 50))}, p99 ${ms(percentile(hops, 99))}`,
   );
   const failures = burst.filter((r) => !r.ok).length;
   const p = (values: number[], at: number) => ms(percentile(values, at));
