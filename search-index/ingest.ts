@@ -27,7 +27,6 @@ export interface SearchWrite {
  * each paper. The caller waits with `searchApplied`, and need not hold the papers meanwhile.
  */
 export async function storePapers(deps: IndexDeps, papers: Paper[]): Promise<SearchWrite> {
-  if (papers.length === 0) return { taskUid: -1, papers: 0 };
   await upsertPapers(deps.sql, papers);
   return sendToSearch(deps, papers);
 }

@@ -20,10 +20,6 @@ interface Waiter {
 function createTaskWatcher(meili: Meilisearch) {
   const waiting = new Map<number, Waiter[]>();
   let polling = false;
-  const settle = (uid: number, outcome: (waiter: Waiter) => void) => {
-    for (const waiter of waiting.get(uid) ?? []) outcome(waiter);
-    waiting.delete(uid);
-  };
   const poll = async () => {
     polling = true;
     try {
@@ -32,13 +28,18 @@ function createTaskWatcher(meili: Meilisearch) {
         const uids = [...waiting.keys()].slice(0, UIDS_PER_POLL);
         const page = await meili.tasks.getTasks({ uids, limit: uids.length }).catch(() => undefined);
         for (const task of page?.results ?? []) {
-          if (FINISHED.has(task.status)) settle(task.uid, (waiter) => waiter.resolve(task));
+          if (!FINISHED.has(task.status)) continue;
+          for (const waiter of waiting.get(task.uid) ?? []) waiter.resolve(task);
+          waiting.delete(task.uid);
         }
         const now = Date.now();
         for (const [uid, waiters] of waiting) {
-          if (waiters.every((waiter) => waiter.deadline <= now)) {
-            settle(uid, (waiter) => waiter.reject(new Error(`Meilisearch task ${uid} did not finish in time`)));
+          for (const waiter of waiters) {
+            if (waiter.deadline <= now) waiter.reject(new Error(`Meilisearch task ${uid} did not finish in time`));
           }
+          const left = waiters.filter((waiter) => waiter.deadline > now);
+          if (left.length === 0) waiting.delete(uid);
+          else waiting.set(uid, left);
         }
         // Polled last from the back of the map next time, so no task waits behind 200 others for ever.
         for (const uid of uids) {

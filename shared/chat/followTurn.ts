@@ -9,8 +9,8 @@ export type StreamDeps = Pick<Deps, "redis" | "env" | "turnSubscriber" | "log">;
  * after `afterSeq` and passes live events on, skipping any already delivered; at the same time it
  * runs `start` (storing and queueing a new turn). Whatever the turn publishes before the
  * subscription is live is in the log (a chunk is appended to it before it is published), so
- * starting the turn need not wait for the subscription's round trip. A failed `start` ends it. Ends at the turn's `end`
- * event, or at the deadline with an error chunk, so a client never hangs.
+ * starting the turn need not wait for the subscription's round trip. It ends at a failed `start`,
+ * at the turn's `end` event, or at the deadline with an error chunk, so a client never hangs.
  */
 export async function followTurn(
   deps: StreamDeps,

@@ -30,8 +30,7 @@ export function turnPublisher(redis: Redis, prefix: string, turnId: string, star
   const keys = redisKeys(prefix);
   type Pending = { payload: string; end: boolean; first: boolean };
   let seq = startAfter;
-  let batch: Pending[] | undefined;
-  let sent: Promise<void> = Promise.resolve();
+  let batch: { events: Pending[]; sent: Promise<void> } | undefined;
   const send = async (events: Pending[]) => {
     const log = keys.turnLog(turnId);
     const pipeline = redis.pipeline();
@@ -54,14 +53,14 @@ export function turnPublisher(redis: Redis, prefix: string, turnId: string, star
       if (entry.first) return send([entry]);
       if (!batch) {
         const events: Pending[] = [];
-        batch = events;
-        sent = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        const sent = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
           batch = undefined;
           return send(events);
         });
+        batch = { events, sent };
       }
-      batch.push(entry);
-      return sent;
+      batch.events.push(entry);
+      return batch.sent;
     },
   };
 }

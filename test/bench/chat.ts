@@ -126,10 +126,8 @@ try {
     stderr: "inherit",
   });
   await (hopper.stdout as ReadableStream<Uint8Array>).getReader().read();
-  const hopQueue = new Queue(HOP_QUEUE, {
-    connection: createRedis(redisUrl(world.env), "worker"),
-    prefix: world.env.REDIS_PREFIX,
-  });
+  const hopConnection = createRedis(redisUrl(world.env), "worker");
+  const hopQueue = new Queue(HOP_QUEUE, { connection: hopConnection, prefix: world.env.REDIS_PREFIX });
   const hops: number[] = [];
   for (let i = 0; i < TURNS + 20; i++) {
     const jobId = `hop${i}`;
@@ -140,6 +138,7 @@ try {
     if (i >= 20) hops.push(performance.now() - start);
   }
   await hopQueue.close();
+  hopConnection.disconnect();
   await stopProcess(hopper);
   received.length = 0;
   const burst = await Promise.all(Array.from({ length: CONCURRENT }, () => fullPath()));

@@ -44,7 +44,7 @@ export function chatRoutes(deps: Deps, mount: Mount = V1) {
           tags: mount.tags("Health chat"),
           summary: "Send a message to the health assistant",
           description:
-            "stream: false → the JSON reply. stream: true → an SSE stream of AI SDK UI message chunks (`data: {json}` … `data: [DONE]`, header x-vercel-ai-ui-message-stream: v1); X-Chat-Id comes with the headers. Tools run on the server.",
+            "stream: false → the JSON reply. stream: true → an SSE stream of AI SDK UI message chunks (`data: {json}` … `data: [DONE]`, header x-vercel-ai-ui-message-stream: v1); X-Chat-Id comes with the headers. Tools run on the server. If the message cannot be stored or the turn queued, the answer is 503 (before any stream) and nothing is kept.",
           security: mount.security,
         },
       },
