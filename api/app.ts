@@ -11,6 +11,7 @@ import { bodyLimit } from "./plugins/bodyLimit";
 import { corsPolicy } from "./plugins/cors";
 import { errorHandler } from "./plugins/errors";
 import { inputGuard } from "./plugins/inputGuard";
+import { largeBodies } from "./plugins/largeBodies";
 import { httpMetrics } from "./plugins/metrics";
 import { requestContext } from "./plugins/requestContext";
 import { sessionGuard } from "./plugins/session";
@@ -80,6 +81,7 @@ export function createApp(deps: Deps) {
     .use(requestContext(deps.log, { https: publicUrl(deps.env).startsWith("https://") }))
     .use(bodyLimit(deps.env))
     .use(inputGuard())
+    .use(largeBodies())
     .use(corsPolicy())
     .use(accessGuard(authenticator, deps.plans))
     .use(sessionGuard(deps))

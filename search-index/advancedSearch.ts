@@ -1,3 +1,4 @@
+import { noPapers, papersJson, papersOf } from "../shared/papers/page";
 import { baseArxivId, type Paper } from "../shared/papers/record";
 import { type Meilisearch, searchHitsJson, searchIndex } from "./client";
 import { PAPER_FIELDS, paperKey, SEARCHABLE_FIELDS } from "./papers";
@@ -162,8 +163,8 @@ export async function searchAdvanced(
   const single = singleSearchBody(planned, query);
   if (single) {
     const page = jsonPage(await searchHitsJson<PageMeta>(meili, uid, single), query.page, query.limit);
-    if (!query.highlight || page.data === "[]") return page;
-    const papers = JSON.parse(page.data) as Paper[];
+    if (!query.highlight || noPapers(page)) return page;
+    const papers = papersOf(page);
     return toJson(await withHighlights(meili, uid, { data: papers, pagination: page.pagination }, texts));
   }
 
@@ -200,7 +201,7 @@ export async function searchAdvanced(
 }
 
 function toJson(page: PaperPage): PaperPageJson {
-  return { data: JSON.stringify(page.data), pagination: page.pagination };
+  return { data: papersJson(page.data), pagination: page.pagination };
 }
 
 export type Highlights = Record<string, string>;

@@ -46,8 +46,8 @@ function targetOf(meili: Meilisearch): SearchTarget {
   return target;
 }
 
-/** A search under the in-flight limit. */
-async function postSearch(meili: Meilisearch, uid: string, body: object): Promise<string> {
+/** A search under the in-flight limit; the answer as Meilisearch's UTF-8 bytes. */
+async function postSearch(meili: Meilisearch, uid: string, body: object): Promise<Buffer> {
   const target = targetOf(meili);
   if (target.inFlight < MAX_IN_FLIGHT) target.inFlight += 1;
   else await new Promise<void>((resolve) => target.waiting.push(resolve));
@@ -60,15 +60,15 @@ async function postSearch(meili: Meilisearch, uid: string, body: object): Promis
   }
 }
 
-async function send({ base, headers }: SearchTarget, uid: string, body: object): Promise<string> {
+async function send({ base, headers }: SearchTarget, uid: string, body: object): Promise<Buffer> {
   const init = { method: "POST", headers, body: JSON.stringify(body) };
   const url = `${base}${encodeURIComponent(uid)}/search`;
   // Search is read-only, so a request that fails before any answer (a pooled keep-alive connection
   // the server closed meanwhile) is sent once more.
   const response = await fetch(url, init).catch(() => fetch(url, init));
-  const text = await response.text();
-  if (!response.ok) throw new Error(`Meilisearch search on ${uid} answered ${response.status}: ${text}`);
-  return text;
+  const bytes = Buffer.from(await response.arrayBuffer());
+  if (!response.ok) throw new Error(`Meilisearch search on ${uid} answered ${response.status}: ${bytes}`);
+  return bytes;
 }
 
 /**
@@ -77,30 +77,35 @@ async function send({ base, headers }: SearchTarget, uid: string, body: object):
  * search here; this is one fetch with prebuilt headers.
  */
 export async function searchIndex<Hit>(meili: Meilisearch, uid: string, body: object): Promise<{ hits: Hit[] }> {
-  return JSON.parse(await postSearch(meili, uid, body)) as { hits: Hit[] };
+  return JSON.parse((await postSearch(meili, uid, body)).toString()) as { hits: Hit[] };
 }
 
-const HITS_START = '{"hits":[';
-const HITS_END = '],"query":';
+const HITS_START = Buffer.from('{"hits":[');
+const HITS_END = Buffer.from('],"query":');
 
 /**
- * A search whose hits stay JSON text: the API returns Meilisearch's bytes for them instead of
- * parsing ~25 KB per page and serialising it again (together about 0.3 ms of the API's ~0.8 ms of
- * CPU per search here). Meilisearch writes `hits` first and `query` right after it; inside the hits
- * the text `],"query":` cannot occur, since string contents escape their quotes and no retrieved
- * field is called `query`. The other keys (`totalHits`, …) are parsed from the short rest. A body
- * of another layout is parsed as a whole, so a Meilisearch upgrade that changes it stays correct.
+ * A search whose hits stay JSON bytes: the API returns Meilisearch's bytes for them instead of
+ * decoding ~25–35 KB per page to a string, parsing it and serialising it again (measured here:
+ * parsing and serialising cost about 0.3 ms of the API's ~0.8 ms of CPU per search; decoding and
+ * re-encoding the text about a tenth of what was left). Meilisearch writes `hits` first and `query`
+ * right after it; inside the hits the text `],"query":` cannot occur, since string contents escape
+ * their quotes and no retrieved field is called `query`. The other keys (`totalHits`, …) are parsed
+ * from the short rest. A body of another layout is parsed as a whole, so a Meilisearch upgrade that
+ * changes it stays correct.
  */
 export async function searchHitsJson<Meta>(
   meili: Meilisearch,
   uid: string,
   body: object,
-): Promise<{ hits: string; meta: Meta }> {
-  const text = await postSearch(meili, uid, body);
-  const end = text.startsWith(HITS_START) ? text.indexOf(HITS_END) : -1;
+): Promise<{ hits: Uint8Array; meta: Meta }> {
+  const bytes = await postSearch(meili, uid, body);
+  const end = bytes.subarray(0, HITS_START.length).equals(HITS_START) ? bytes.indexOf(HITS_END) : -1;
   if (end === -1) {
-    const { hits, ...meta } = JSON.parse(text) as { hits: unknown[] };
-    return { hits: JSON.stringify(hits), meta: meta as Meta };
+    const { hits, ...meta } = JSON.parse(bytes.toString()) as { hits: unknown[] };
+    return { hits: Buffer.from(JSON.stringify(hits)), meta: meta as Meta };
   }
-  return { hits: text.slice(HITS_START.length - 1, end + 1), meta: JSON.parse(`{${text.slice(end + 2)}`) as Meta };
+  return {
+    hits: bytes.subarray(HITS_START.length - 1, end + 1),
+    meta: JSON.parse(`{${bytes.toString("utf8", end + 2)}`) as Meta,
+  };
 }

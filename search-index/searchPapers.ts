@@ -1,4 +1,4 @@
-import type { PaperPage, PaperPageJson } from "../shared/papers/page";
+import { type PaperPage, type PaperPageJson, papersJson } from "../shared/papers/page";
 import { type Meilisearch, searchHitsJson } from "./client";
 import { PAPER_FIELDS } from "./papers";
 import { indexUid } from "./settings";
@@ -54,11 +54,11 @@ export interface PageMeta {
   totalHits: number;
 }
 
-export function jsonPage(result: { hits: string; meta: PageMeta }, page: number, limit: number): PaperPageJson {
+export function jsonPage(result: { hits: Uint8Array; meta: PageMeta }, page: number, limit: number): PaperPageJson {
   const hasMore = (page + 1) * limit < Math.min(result.meta.totalHits, MAX_REACHABLE_HITS);
   return { data: result.hits, pagination: { page, limit, hasMore, nextPage: hasMore ? page + 1 : null } };
 }
 
 export function emptyPage(page: number, limit: number): PaperPageJson {
-  return { data: "[]", pagination: { page, limit, hasMore: false, nextPage: null } };
+  return { data: papersJson([]), pagination: { page, limit, hasMore: false, nextPage: null } };
 }

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../shared/deps";
 import { AppError } from "../../shared/errors";
+import { responseBody } from "../plugins/largeBodies";
 import { callerOf, stateOf } from "../requestState";
 import { handleMcpRequest } from "./server";
 
@@ -48,7 +49,14 @@ export function mcpRoutes(deps: Deps) {
         // The transport answers a batch without messages like one of notifications (202, nothing
         // run); JSON-RPC 2.0 calls an empty array an Invalid Request. Checked after the transport so
         // its Accept / Content-Type / version refusals (406, 415, 400) come first, as for any body.
-        return response.status === 202 && Array.isArray(parsed) && parsed.length === 0 ? emptyBatch() : response;
+        if (response.status === 202 && Array.isArray(parsed) && parsed.length === 0) return emptyBatch();
+        // Tool results (pages of papers, drug labels) are often large: see largeBodies.ts.
+        if (!response.body) return response;
+        const body = responseBody(new Uint8Array(await response.arrayBuffer()));
+        const headers = new Headers(response.headers);
+        // Bun sets the length of a plain body itself; a streamed one has none.
+        headers.delete("content-length");
+        return new Response(body, { status: response.status, headers });
       },
       {
         // Read as text by readMessage (not by Elysia): the transport gets the parsed JSON or the text.

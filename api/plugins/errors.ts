@@ -38,6 +38,13 @@ export function toAppError(error: unknown, code: string | number, request?: Requ
   if (error instanceof AppError) return error;
   switch (code) {
     case "VALIDATION":
+      // An answer that fails its own response schema is our bug, not the caller's request.
+      // Logged without the answer itself (Elysia's message quotes it whole: account and health data).
+      if ((error as ValidationError).type === "response") {
+        const first = (error as ValidationError).valueError;
+        const cause = new Error(`The response does not match its schema at ${first?.path || "/"}: ${first?.message}`);
+        return new AppError("INTERNAL", "Internal error", { cause });
+      }
       return new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
         details: validationDetails(error as ValidationError, request),
       });

@@ -6,6 +6,7 @@ import { PaperFiltersSchema } from "../../shared/papers/filters";
 import { PaginationSchema, type PaperPageJson, PaperPageSchema, pageJson } from "../../shared/papers/page";
 import { PaperSchema } from "../../shared/papers/record";
 import { getPaper, type PapersCtx, searchPapersFielded, searchPaperTitles } from "../../shared/services/papers";
+import { jsonResponse } from "../plugins/largeBodies";
 import { callerOf } from "../requestState";
 import { API_KEY_SECURITY as SECURITY } from "./security";
 
@@ -80,13 +81,14 @@ function alias(first: number | undefined, second: number | undefined, names: [st
 
 /**
  * Search pages go out as prebuilt JSON: the papers are Meilisearch's own bytes (see PaperPageJson),
- * so they are neither parsed nor serialised again. Elysia does not re-check a Response against the
- * route's response schema, which stays as documentation; the papers are stored only from validated
- * records (`toPaper`) and retrieved with exactly the record's fields, which the search tests compare
+ * so they are neither parsed nor serialised again (and a page larger than a few KB leaves as a
+ * stream: see largeBodies.ts). Elysia does not re-check a Response against the route's response
+ * schema, which stays as documentation; the papers are stored only from validated records
+ * (`toPaper`) and retrieved with exactly the record's fields, which the search tests compare
  * against the source records.
  */
 function pageResponse(page: PaperPageJson, extra?: Record<string, unknown>): Response {
-  return new Response(pageJson(page, extra), { headers: { "Content-Type": "application/json;charset=utf-8" } });
+  return jsonResponse(pageJson(page, extra));
 }
 
 const SORT_ORDERS: Record<string, SortOrder> = {

@@ -1,5 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { PaperSchema } from "./record";
+import { type Paper, PaperSchema } from "./record";
 
 /** A page of papers, as both searches return it; the route validates with it and the search code is typed by it. */
 export const PaginationSchema = T.Object({
@@ -14,16 +14,35 @@ export type PaperPage = Static<typeof PaperPageSchema>;
 export type Pagination = Static<typeof PaginationSchema>;
 
 /**
- * A page whose `data` is already the JSON text of its papers (Meilisearch's own bytes), so the API
- * answers without parsing and re-serialising them. `pageJson` adds the route's other top-level keys.
+ * A page whose `data` is already the JSON of its papers, as UTF-8 bytes (Meilisearch's own), so the
+ * API answers without decoding, parsing and re-serialising them. `pageJson` adds the route's other
+ * top-level keys; `papersOf` parses the papers for callers that need them as objects (the tools).
  */
 export interface PaperPageJson {
-  data: string;
+  data: Uint8Array;
   pagination: Pagination;
 }
 
-export function pageJson(page: PaperPageJson, extra: Record<string, unknown> = {}): string {
-  let json = `{"data":${page.data},"pagination":${JSON.stringify(page.pagination)}`;
-  for (const [key, value] of Object.entries(extra)) json += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
-  return `${json}}`;
+const DATA_KEY = Buffer.from('{"data":');
+const NO_PAPERS = Buffer.from("[]");
+
+export function papersJson(papers: readonly unknown[]): Uint8Array {
+  return papers.length === 0 ? NO_PAPERS : Buffer.from(JSON.stringify(papers));
+}
+
+const decoder = new TextDecoder();
+
+export function papersOf(page: PaperPageJson): Paper[] {
+  return JSON.parse(decoder.decode(page.data)) as Paper[];
+}
+
+/** Whether the page holds no papers (`[]`, as Meilisearch writes an empty list). */
+export function noPapers(page: PaperPageJson): boolean {
+  return page.data.byteLength === 2;
+}
+
+export function pageJson(page: PaperPageJson, extra: Record<string, unknown> = {}): Uint8Array {
+  let rest = `,"pagination":${JSON.stringify(page.pagination)}`;
+  for (const [key, value] of Object.entries(extra)) rest += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
+  return Buffer.concat([DATA_KEY, page.data, Buffer.from(`${rest}}`)]);
 }

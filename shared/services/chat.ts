@@ -1,6 +1,7 @@
 import { estimateTokens, type ModelEntry, routeModel } from "../chat/models";
 import type { ChatReply, ChatRequest, StoredUIMessage } from "../chat/schemas";
 import type { ChatTurn } from "../chat/turn";
+import { turnStartSlot } from "../chat/turnPacing";
 import {
   deleteChat,
   deleteMessage,
@@ -81,6 +82,9 @@ export interface PreparedTurn {
  * `submitTurn` then stores the message and queues the turn.
  */
 export async function prepareTurn(ctx: ChatCtx, caller: Caller, body: ChatRequest): Promise<PreparedTurn> {
+  // A burst of new turns starts a few per event-loop turn, on every surface (REST, website, MCP).
+  const slot = turnStartSlot();
+  if (slot) await slot;
   const existing = body.chat_id ? await ownedChat(ctx, caller, body.chat_id) : undefined;
   if (existing && existing.surface !== "health") {
     throw new AppError(

@@ -1,6 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
-import { PaginationSchema } from "../papers/page";
-import { type Paper, PaperSchema } from "../papers/record";
+import { PaginationSchema, papersOf } from "../papers/page";
+import { PaperSchema } from "../papers/record";
 import { searchPapersFielded } from "../services/papers";
 import { papersCtx, READ_ONLY } from "./context";
 import { defineTool } from "./types";
@@ -39,7 +39,7 @@ export const searchPapersTool = defineTool({
     for (;;) {
       const text = words.slice(0, count).join(" ");
       const { page } = await searchPapersFielded(papersCtx(ctx), { filters: { all: text }, limit: input.limit ?? 5 });
-      const data = JSON.parse(page.data) as Paper[];
+      const data = papersOf(page);
       if (data.length > 0 || count === 1) {
         return { query: { text, widened: count < words.length }, data, pagination: page.pagination };
       }

@@ -1,7 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import { FILTER_KEYS } from "../../search-index/advancedSearch";
 import { PaperFiltersSchema } from "../papers/filters";
-import { PaginationSchema, type PaperPageJson, PaperPageSchema } from "../papers/page";
+import { PaginationSchema, type PaperPageJson, PaperPageSchema, papersOf } from "../papers/page";
 import { type Paper, PaperSchema } from "../papers/record";
 import {
   getPaper,
@@ -26,7 +26,7 @@ const Category = T.String({
   description: "An arXiv category (`cs.LG`) or a whole archive (`astro-ph`).",
 });
 
-const parsed = (page: PaperPageJson) => ({ data: JSON.parse(page.data) as Paper[], pagination: page.pagination });
+const parsed = (page: PaperPageJson) => ({ data: papersOf(page), pagination: page.pagination });
 const titles = (papers: readonly Paper[]) =>
   papers.map((p) => `${p.id}: ${p.title} (${p.submittedDate.slice(0, 10)}, ${p.links.abs})`).join("\n") ||
   "No papers matched.";

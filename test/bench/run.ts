@@ -9,7 +9,7 @@
 import { stopProcess } from "../../scripts/lib/processes";
 import { redisKeys } from "../../shared/redis";
 import { createAccount } from "../../shared/services/accounts";
-import { benchWorld, formatResult, serve, wrk } from "./world";
+import { benchWorld, cpuMs, formatResult, serve, wrk } from "./world";
 
 const DURATION = process.env.BENCH_SECONDS ?? "10";
 const CONNECTIONS = 50;
@@ -40,6 +40,13 @@ const trim = setInterval(() => {
 const servers = { bare: await serve("bare", childEnv), full: await serve("full", childEnv) };
 const load = (port: number, benchKeys: string[], seconds: string) =>
   wrk(`http://127.0.0.1:${port}`, "test/bench/keys.lua", { BENCH_KEYS: benchKeys.join(",") }, seconds, CONNECTIONS);
+// The target process's CPU per request (all its threads, from /proc): steadier across machines and
+// runs than req/s, since the load generator shares the two cores.
+const measure = (server: { port: number; child: { pid: number } }, benchKeys: string[]) => {
+  const before = cpuMs(server.child.pid);
+  const result = load(server.port, benchKeys, DURATION);
+  return { ...result, cpuUs: ((cpuMs(server.child.pid) - before) * 1000) / result.requests };
+};
 // Whatever happens, stop the targets and everything the bench world started.
 try {
   const rows: string[] = [];
@@ -49,11 +56,11 @@ try {
   ] as const) {
     // Warm both (JIT, key caches), then measure them back to back.
     for (const server of Object.values(servers)) load(server.port, benchKeys, "2");
-    const bare = load(servers.bare.port, benchKeys, DURATION);
-    const full = load(servers.full.port, benchKeys, DURATION);
+    const bare = measure(servers.bare, benchKeys);
+    const full = measure(servers.full, benchKeys);
     if (full.errors > 0) throw new Error(`${full.errors} non-2xx responses from the full app`);
     rows.push(
-      `| ${scenario} | ${formatResult(bare)} | ${formatResult(full)} | ${(full.rps / bare.rps).toFixed(2)} | ${(full.p99 / bare.p99).toFixed(2)} |`,
+      `| ${scenario} | ${formatResult(bare)}; CPU ${bare.cpuUs.toFixed(1)} µs/req | ${formatResult(full)}; CPU ${full.cpuUs.toFixed(1)} µs/req | ${(full.rps / bare.rps).toFixed(2)} | ${(full.p99 / bare.p99).toFixed(2)} |`,
     );
   }
   console.log(`\nGET /api/v1/account, wrk -t2 -c${CONNECTIONS} -d${DURATION}s, ${new Date().toISOString()}\n`);

@@ -1,0 +1,44 @@
+/**
+ * New chat turns start at most a few per event-loop turn. Without this, a burst of chat requests
+ * (hundreds of clients opening a conversation at once) runs every request's synchronous work (auth,
+ * validation, routing, building the job and the insert) back to back in one event-loop turn, and
+ * the chunks of turns already streaming, which arrive over Redis pub/sub, wait behind all of it:
+ * measured with 200 concurrent chats, the relay delay's p99 went from 35–143 ms to 11.5–28.4 ms.
+ * Four per turn admits a burst of 200 within 50 event-loop turns; one or two gave the same relay
+ * delay, eight and more gave more.
+ */
+export const TURN_STARTS_PER_LOOP_TURN = 4;
+
+let started = 0;
+let scheduled = false;
+const waiting: (() => void)[] = [];
+
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(nextLoopTurn);
+}
+
+function nextLoopTurn(): void {
+  scheduled = false;
+  started = 0;
+  while (started < TURN_STARTS_PER_LOOP_TURN && waiting.length > 0) {
+    started += 1;
+    (waiting.shift() as () => void)();
+  }
+  // Keep counting while turns start: the next ones must not all go at once either.
+  if (started > 0) schedule();
+}
+
+/**
+ * Undefined when this turn may start now; otherwise a promise that resolves in a later event-loop
+ * turn, first come first served.
+ */
+export function turnStartSlot(): Promise<void> | undefined {
+  schedule();
+  if (started < TURN_STARTS_PER_LOOP_TURN && waiting.length === 0) {
+    started += 1;
+    return undefined;
+  }
+  return new Promise<void>((resolve) => waiting.push(resolve));
+}
