@@ -87,9 +87,6 @@ export function accessGuard(authenticator: Authenticator, plans: PlanTable) {
       // Leased rate-limit slots go back to Redis when the server stops.
       .onStop(() => authenticator.dispose())
       .onRequest(async ({ request, set }) => {
-        // @elysiajs/cors adds `Vary: *` with `origin: "*"`; with a wildcard origin nothing varies, and
-        // `Vary: *` would make every response uncacheable (ETags on discovery cards included).
-        delete set.headers.vary;
         const policy = policyFor(request.method, pathOf(request.url));
         if (!policy || policy.anonymous || policy.auth === "session") return;
         const state = stateOf(request);

@@ -66,6 +66,8 @@ function depthOf(value: unknown): number {
  */
 export function inputGuard() {
   return new Elysia({ name: "input-guard" }).onTransform({ as: "global" }, ({ body, query, params }) => {
+    // Most requests (GETs without a query string on routes without parameters) have nothing to walk.
+    if (body === undefined && isEmpty(query) && isEmpty(params)) return;
     if (depthOf(body) > MAX_BODY_DEPTH) {
       throw invalid("body", { path: "/", message: `The body nests deeper than ${MAX_BODY_DEPTH} levels.` });
     }
@@ -78,6 +80,11 @@ export function inputGuard() {
       if (problem) throw invalid(part, problem);
     }
   });
+}
+
+function isEmpty(value: object | undefined): boolean {
+  for (const _ in value) return false;
+  return true;
 }
 
 function invalid(part: ErrorDetail["in"], problem: { path: string; message: string }): AppError {
