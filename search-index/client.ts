@@ -1,4 +1,5 @@
 import { Meilisearch } from "meilisearch";
+import { type SearchServer, search } from "./searchBatches";
 
 export type { Meilisearch };
 
@@ -16,96 +17,65 @@ export function createMeili(host: string, apiKey: string | undefined): Meilisear
   return new Meilisearch({ host, ...(apiKey ? { apiKey } : {}), requestInit: { headers: IDENTITY } });
 }
 
-interface SearchTarget {
-  base: string;
-  headers: Record<string, string>;
-  inFlight: number;
-  waiting: (() => void)[];
-}
+const servers = new WeakMap<Meilisearch, SearchServer>();
 
-/**
- * Searches one process runs at once against a Meilisearch server; more wait here, first come first
- * served, so a burst of clients opens at most this many connections and Meilisearch (which runs two
- * searches at a time on 2 cores) is not handed an unbounded queue. At 20 concurrent clients, caps of
- * 4, 8, 16 and none gave the same throughput within the machine's noise (16 and none slightly ahead
- * of 4 in a quiet window), so the cap sits above what one process needs to keep Meilisearch busy.
- */
-const MAX_IN_FLIGHT = 16;
-
-const targets = new WeakMap<Meilisearch, SearchTarget>();
-
-function targetOf(meili: Meilisearch): SearchTarget {
-  let target = targets.get(meili);
-  if (!target) {
+function serverOf(meili: Meilisearch): SearchServer {
+  let server = servers.get(meili);
+  if (!server) {
     const { host, apiKey } = meili.config;
     const headers: Record<string, string> = { ...IDENTITY, "Content-Type": "application/json" };
     if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
-    target = { base: `${host.replace(/\/+$/, "")}/indexes/`, headers, inFlight: 0, waiting: [] };
-    targets.set(meili, target);
+    server = { base: host.replace(/\/+$/, ""), headers };
+    servers.set(meili, server);
   }
-  return target;
-}
-
-/** A search under the in-flight limit; the answer as Meilisearch's UTF-8 bytes. */
-async function postSearch(meili: Meilisearch, uid: string, body: object): Promise<Buffer> {
-  const target = targetOf(meili);
-  if (target.inFlight < MAX_IN_FLIGHT) target.inFlight += 1;
-  else await new Promise<void>((resolve) => target.waiting.push(resolve));
-  try {
-    return await send(target, uid, body);
-  } finally {
-    const next = target.waiting.shift();
-    if (next) next();
-    else target.inFlight -= 1;
-  }
-}
-
-async function send({ base, headers }: SearchTarget, uid: string, body: object): Promise<Buffer> {
-  const init = { method: "POST", headers, body: JSON.stringify(body) };
-  const url = `${base}${encodeURIComponent(uid)}/search`;
-  // Search is read-only, so a request that fails before any answer (a pooled keep-alive connection
-  // the server closed meanwhile) is sent once more.
-  const response = await fetch(url, init).catch(() => fetch(url, init));
-  const bytes = Buffer.from(await response.arrayBuffer());
-  if (!response.ok) throw new Error(`Meilisearch search on ${uid} answered ${response.status}: ${bytes}`);
-  return bytes;
+  return server;
 }
 
 /**
- * `POST /indexes/{uid}/search` without the JS client: the API's hot path. The client builds a URL,
- * Headers, an AbortController and a copy of its options per call, about 0.2–0.4 ms of CPU per
- * search here; this is one fetch with prebuilt headers.
+ * A search without the JS client: the API's hot path. The client builds a URL, Headers, an
+ * AbortController and a copy of its options per call, about 0.2–0.4 ms of CPU per search here;
+ * this is one fetch with prebuilt headers, shared with other searches under load
+ * (searchBatches.ts).
  */
 export async function searchIndex<Hit>(meili: Meilisearch, uid: string, body: object): Promise<{ hits: Hit[] }> {
-  return JSON.parse((await postSearch(meili, uid, body)).toString()) as { hits: Hit[] };
+  return JSON.parse((await search(serverOf(meili), uid, body)).toString()) as { hits: Hit[] };
 }
 
-const HITS_START = Buffer.from('{"hits":[');
 const HITS_END = Buffer.from('],"query":');
+
+/** How an answer opens: `{"hits":[` alone, `{"indexUid":"…","hits":[` from a multi-search. */
+function hitsStart(bytes: Buffer, uid: string): number {
+  const alone = '{"hits":[';
+  if (bytes.toString("latin1", 0, alone.length) === alone) return alone.length - 1;
+  const batched = `{"indexUid":${JSON.stringify(uid)},"hits":[`;
+  if (bytes.toString("utf8", 0, Buffer.byteLength(batched)) === batched) return Buffer.byteLength(batched) - 1;
+  return -1;
+}
 
 /**
  * A search whose hits stay JSON bytes: the API returns Meilisearch's bytes for them instead of
  * decoding ~25–35 KB per page to a string, parsing it and serialising it again (measured here:
  * parsing and serialising cost about 0.3 ms of the API's ~0.8 ms of CPU per search; decoding and
- * re-encoding the text about a tenth of what was left). Meilisearch writes `hits` first and `query`
- * right after it; inside the hits the text `],"query":` cannot occur, since string contents escape
- * their quotes and no retrieved field is called `query`. The other keys (`totalHits`, …) are parsed
- * from the short rest. A body of another layout is parsed as a whole, so a Meilisearch upgrade that
- * changes it stays correct.
+ * re-encoding the text about a tenth of what was left). Meilisearch writes `hits` first (after
+ * `indexUid` in a multi-search) and `query` right after it; inside the hits the text `],"query":`
+ * cannot occur, since string contents escape their quotes and no retrieved field is called `query`.
+ * The other keys (`totalHits`, …) are parsed from the short rest. A body of another layout is
+ * parsed as a whole, so a Meilisearch upgrade that changes it stays correct.
  */
 export async function searchHitsJson<Meta>(
   meili: Meilisearch,
   uid: string,
   body: object,
 ): Promise<{ hits: Uint8Array; meta: Meta }> {
-  const bytes = await postSearch(meili, uid, body);
-  const end = bytes.subarray(0, HITS_START.length).equals(HITS_START) ? bytes.indexOf(HITS_END) : -1;
+  const bytes = await search(serverOf(meili), uid, body);
+  const start = hitsStart(bytes, uid);
+  const end = start === -1 ? -1 : bytes.indexOf(HITS_END, start);
   if (end === -1) {
-    const { hits, ...meta } = JSON.parse(bytes.toString()) as { hits: unknown[] };
+    const { hits, indexUid: _uid, ...meta } = JSON.parse(bytes.toString()) as { hits: unknown[]; indexUid?: string };
     return { hits: Buffer.from(JSON.stringify(hits)), meta: meta as Meta };
   }
   return {
-    hits: bytes.subarray(HITS_START.length - 1, end + 1),
+    hits: bytes.subarray(start, end + 1),
     meta: JSON.parse(`{${bytes.toString("utf8", end + 2)}`) as Meta,
   };
 }

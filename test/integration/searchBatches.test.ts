@@ -1,0 +1,145 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { DEMO_PAPERS } from "../../scripts/lib/seed";
+import { createMeili, type Meilisearch, searchHitsJson, searchIndex } from "../../search-index/client";
+import { indexPapers } from "../../search-index/ingest";
+import { batchSizes, MAX_BATCH, MAX_IN_FLIGHT, splitResults } from "../../search-index/searchBatches";
+import { titleSearchBody } from "../../search-index/searchPapers";
+import { applyIndexSettings, indexUid } from "../../search-index/settings";
+import type { Deps } from "../../shared/deps";
+import { type Paper, parseSourceLine, toPaper } from "../../shared/papers/record";
+import { testDeps } from "../helpers/infra";
+
+let deps: Deps;
+let uid: string;
+let papers: Paper[];
+/** A client of this file's own: its searches have a queue of their own (searchBatches.ts keys them by server). */
+let meili: Meilisearch;
+
+beforeAll(async () => {
+  const base = await testDeps();
+  deps = { ...base, env: { ...base.env, MEILI_INDEX_PREFIX: `${base.env.MEILI_INDEX_PREFIX}batches_` } };
+  await applyIndexSettings(deps.meili, deps.env.MEILI_INDEX_PREFIX);
+  const text = new TextDecoder().decode(Bun.gunzipSync(await Bun.file(DEMO_PAPERS).bytes()));
+  papers = text
+    .split("\n")
+    .filter(Boolean)
+    .slice(0, 400)
+    .map((line) => toPaper(parseSourceLine(line)));
+  await indexPapers({ sql: deps.sql, meili: deps.meili, indexPrefix: deps.env.MEILI_INDEX_PREFIX }, papers);
+  uid = indexUid(deps.env.MEILI_INDEX_PREFIX, "papers");
+  meili = createMeili(deps.env.MEILI_URL as string, deps.env.MEILI_MASTER_KEY);
+}, 60_000);
+
+/** What Meilisearch answers the same search sent alone, straight over HTTP. */
+async function alone(body: object): Promise<{ hits: unknown[]; totalHits: number }> {
+  const response = await fetch(`${deps.env.MEILI_URL}/indexes/${uid}/search`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${deps.env.MEILI_MASTER_KEY}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { hits: unknown[]; totalHits: number };
+}
+
+/** A title word of 5+ letters from each of `count` papers, so every search has its own answer. */
+function titleWords(count: number): string[] {
+  const words = papers
+    .map((paper) => paper.title.split(/[^A-Za-z]+/).find((word) => word.length >= 5))
+    .filter((word): word is string => word !== undefined);
+  return [...new Set(words)].slice(0, count);
+}
+
+function batchesSent(): Map<number, number> {
+  return new Map(batchSizes);
+}
+
+function batchedSince(before: Map<number, number>): number {
+  let batched = 0;
+  for (const [size, count] of batchSizes) if (size > 1) batched += count - (before.get(size) ?? 0);
+  return batched;
+}
+
+describe("searches coalesced into multi-search requests", () => {
+  test("a burst shares requests, and every caller gets exactly its own search's answer", async () => {
+    const words = titleWords(24);
+    expect(words.length).toBe(24);
+    const before = batchesSent();
+    const bodies = words.map((word) => titleSearchBody(word, 0, 5));
+    const answers = await Promise.all(bodies.map((body) => searchHitsJson<{ totalHits: number }>(meili, uid, body)));
+    // 24 at once with 4 requests out: the first 4 go alone, the other 20 wait and leave in batches.
+    expect(batchedSince(before)).toBeGreaterThan(0);
+    for (const [i, answer] of answers.entries()) {
+      const direct = await alone(bodies[i] as object);
+      expect(direct.hits.length).toBeGreaterThan(0);
+      expect(JSON.parse(Buffer.from(answer.hits).toString())).toEqual(direct.hits);
+      expect(answer.meta.totalHits).toBe(direct.totalHits);
+    }
+  });
+
+  test("parsed answers (facets) come out of a batch whole", async () => {
+    const words = titleWords(MAX_IN_FLIGHT + MAX_BATCH);
+    const body = (q: string) => ({ q, facets: ["primaryCategory"], hitsPerPage: 0, page: 1 });
+    const before = batchesSent();
+    const answers = await Promise.all(words.map((word) => searchIndex(meili, uid, body(word))));
+    expect(batchedSince(before)).toBe(1);
+    for (const [i, answer] of answers.entries()) {
+      const direct = (await alone(body(words[i] as string))) as unknown as { facetDistribution: unknown };
+      expect((answer as unknown as { facetDistribution: unknown }).facetDistribution).toEqual(direct.facetDistribution);
+    }
+  });
+
+  test("an invalid search in a batch fails alone; its batch-mates still get their answers", async () => {
+    const words = titleWords(MAX_IN_FLIGHT + MAX_BATCH);
+    // The first MAX_IN_FLIGHT leave alone; the rest wait and leave as one batch, the bad one inside it.
+    const bad = MAX_IN_FLIGHT + 1;
+    const bodies = words.map((word, i) =>
+      i === bad ? { ...titleSearchBody(word, 0, 5), filter: "noSuchField = 1" } : titleSearchBody(word, 0, 5),
+    );
+    const before = batchesSent();
+    const settled = await Promise.allSettled(
+      bodies.map((body) => searchHitsJson<{ totalHits: number }>(meili, uid, body)),
+    );
+    expect(batchedSince(before)).toBe(1);
+    for (const [i, outcome] of settled.entries()) {
+      if (i === bad) {
+        expect(outcome.status).toBe("rejected");
+        expect(String((outcome as PromiseRejectedResult).reason)).toContain("answered 400");
+        continue;
+      }
+      expect(outcome.status).toBe("fulfilled");
+      const answer = (outcome as PromiseFulfilledResult<{ hits: Uint8Array }>).value;
+      expect(JSON.parse(Buffer.from(answer.hits).toString())).toEqual((await alone(bodies[i] as object)).hits);
+    }
+  });
+});
+
+describe("splitResults", () => {
+  const result = (indexUid: string, title: string) => ({
+    indexUid,
+    hits: [{ id: "1", title }],
+    query: title,
+    totalHits: 1,
+  });
+
+  test("cuts the answer into each result's bytes, whatever the strings hold", () => {
+    // A title holding the separator text: inside a string its quotes are escaped, so it cannot split.
+    const tricky = 'a},{"indexUid":"papers","hits":[ ]}';
+    const results = [result("papers", tricky), result("conditions", "b"), result("papers", "c ]}")];
+    const bytes = Buffer.from(JSON.stringify({ results }));
+    const pieces = splitResults(bytes, ["papers", "conditions", "papers"]);
+    expect(pieces.map((piece) => JSON.parse(piece.toString()))).toEqual(results);
+  });
+
+  test("an answer of another layout is parsed as a whole", () => {
+    const reordered = [{ hits: [], indexUid: "papers", totalHits: 0 }, result("papers", "x")];
+    const bytes = Buffer.from(JSON.stringify({ results: reordered }, null, 1));
+    expect(splitResults(bytes, ["papers", "papers"]).map((piece) => JSON.parse(piece.toString()))).toEqual(reordered);
+  });
+
+  test("a result for another index, or a count that does not match, is never handed out", () => {
+    const bytes = Buffer.from(JSON.stringify({ results: [result("papers", "x"), result("papers", "y")] }));
+    for (const uids of [["papers", "conditions"], ["papers"], ["papers", "papers", "papers"]]) {
+      expect(() => splitResults(bytes, uids)).toThrow("do not match");
+    }
+  });
+});
