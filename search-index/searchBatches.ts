@@ -4,10 +4,13 @@
  * At most MAX_IN_FLIGHT HTTP requests are out at once. A search that finds a free slot goes alone
  * (`POST /indexes/{uid}/search`), so a quiet server adds no wait; searches that arrive while every
  * slot is busy queue, first come first served, and leave together, up to MAX_BATCH at a time, as
- * one `POST /multi-search`. Why: most of Meilisearch's CPU for a short search here is its fixed
- * cost per HTTP request, not the search. Measured on the 145k-paper index at 20 concurrent clients
- * (docs/benchmarks.md, session 17): 4 requests of up to 4 searches served 1,380–1,710 searches/s
- * with a p99 of 21–25 ms, single requests 1,160–1,290/s with a p99 of 28–35 ms.
+ * one `POST /multi-search`. Why: every HTTP request costs the sending process CPU (Bun's fetch,
+ * the second hop in the kernel) whatever the search. Measured on the 145k-paper index at 20
+ * concurrent clients through the API (docs/benchmarks.md, session 17): API CPU per search 0.21–0.24
+ * against 0.25–0.26 ms with single requests (up to 16 out), throughput and p99 the same or slightly
+ * better (1,055–1,116 against 1,031–1,117 searches/s; p99 31.5–32.1 against 30.7–36.2 ms);
+ * Meilisearch's own CPU per search did not change measurably. Batches of 8, or 2 requests out,
+ * measured worse.
  *
  * Each caller still gets its own search's answer: the multi-search answer is cut into its results,
  * each the bytes of a single search's answer (plus an `indexUid` key). If a batch fails as a whole
@@ -17,7 +20,7 @@
 
 /** HTTP requests out at once per server and process: Meilisearch runs about two searches at a time on 2 cores. */
 export const MAX_IN_FLIGHT = 4;
-/** Searches per multi-search: larger batches wait behind their slowest search (8 measured worse than 3–4). */
+/** Searches per multi-search: a batch waits for its slowest search, so batches stay small. */
 export const MAX_BATCH = 4;
 
 export interface SearchServer {
