@@ -15,7 +15,8 @@
  * Each caller still gets its own search's answer: the multi-search answer is cut into its results,
  * each the bytes of a single search's answer (plus an `indexUid` key). If a batch fails as a whole
  * (Meilisearch refuses the whole request when one query is invalid), every search of it is sent
- * again alone, so each caller gets its own answer or its own error.
+ * again alone, so each caller gets its own answer or its own error. A batch that gets no answer
+ * (server unreachable, or SEARCH_TIMEOUT_MS passed) fails for each of its searches.
  */
 
 /** HTTP requests out at once per server and process: Meilisearch runs about two searches at a time on 2 cores. */
@@ -23,10 +24,18 @@ export const MAX_IN_FLIGHT = 4;
 /** Searches per multi-search: a batch waits for its slowest search, so batches stay small. */
 export const MAX_BATCH = 4;
 
+/**
+ * How long a search request may take before it fails (and its callers get a 503): a hung server
+ * must not hold the lane's few slots, and every search queued behind them, for ever.
+ */
+export const SEARCH_TIMEOUT_MS = 10_000;
+
 export interface SearchServer {
   /** `http://host:port` without a trailing slash. */
   base: string;
   headers: Record<string, string>;
+  /** SEARCH_TIMEOUT_MS unless a test sets a shorter one. */
+  timeoutMs?: number;
 }
 
 interface Queued {
@@ -83,16 +92,35 @@ function pump(server: SearchServer, lane: Lane): void {
 }
 
 async function settle(server: SearchServer, batch: Queued[]): Promise<void> {
-  if (batch.length > 1) {
-    const answers = await sendBatch(server, batch).catch(() => undefined);
-    if (answers) {
-      for (const [i, queued] of batch.entries()) queued.resolve(answers[i] as Buffer);
-      return;
-    }
+  if (batch.length === 1) {
+    const [queued] = batch as [Queued];
+    return sendOne(server, queued.uid, queued.body).then(queued.resolve, queued.reject);
   }
-  await Promise.all(
-    batch.map((queued) => sendOne(server, queued.uid, queued.body).then(queued.resolve, queued.reject)),
-  );
+  const queries = batch.map(({ uid, body }) => ({ ...body, indexUid: uid }));
+  let answer: Awaited<ReturnType<typeof post>>;
+  try {
+    answer = await post(server, "/multi-search", JSON.stringify({ queries }));
+  } catch (error) {
+    // Unreachable or timed out: sending each search again would only wait as long once more.
+    for (const queued of batch) queued.reject(error);
+    return;
+  }
+  if (!answer.ok) {
+    // Refused as a whole (one invalid query refuses the request): each search alone gets its own answer.
+    await Promise.all(
+      batch.map((queued) => sendOne(server, queued.uid, queued.body).then(queued.resolve, queued.reject)),
+    );
+    return;
+  }
+  try {
+    const pieces = splitResults(
+      answer.bytes,
+      batch.map((queued) => queued.uid),
+    );
+    for (const [i, queued] of batch.entries()) queued.resolve(pieces[i] as Buffer);
+  } catch (error) {
+    for (const queued of batch) queued.reject(error);
+  }
 }
 
 /**
@@ -105,7 +133,8 @@ async function post(
   body: string,
 ): Promise<{ ok: boolean; status: number; bytes: Buffer }> {
   const url = `${server.base}${path}`;
-  const init = { method: "POST", headers: server.headers, body };
+  const signal = AbortSignal.timeout(server.timeoutMs ?? SEARCH_TIMEOUT_MS);
+  const init = { method: "POST", headers: server.headers, body, signal };
   const response = await fetch(url, init).catch(() => fetch(url, init));
   return { ok: response.ok, status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
 }
@@ -114,16 +143,6 @@ async function sendOne(server: SearchServer, uid: string, body: object): Promise
   const answer = await post(server, `/indexes/${encodeURIComponent(uid)}/search`, JSON.stringify(body));
   if (!answer.ok) throw new Error(`Meilisearch search on ${uid} answered ${answer.status}: ${answer.bytes}`);
   return answer.bytes;
-}
-
-async function sendBatch(server: SearchServer, batch: Queued[]): Promise<Buffer[]> {
-  const queries = batch.map(({ uid, body }) => ({ ...body, indexUid: uid }));
-  const answer = await post(server, "/multi-search", JSON.stringify({ queries }));
-  if (!answer.ok) throw new Error(`Meilisearch multi-search answered ${answer.status}: ${answer.bytes}`);
-  return splitResults(
-    answer.bytes,
-    batch.map((queued) => queued.uid),
-  );
 }
 
 const RESULTS_START = Buffer.from('{"results":[');

@@ -1,8 +1,16 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { DEMO_PAPERS } from "../../scripts/lib/seed";
 import { createMeili, type Meilisearch, searchHitsJson, searchIndex } from "../../search-index/client";
-import { indexPapers } from "../../search-index/ingest";
-import { batchSizes, MAX_BATCH, MAX_IN_FLIGHT, splitResults } from "../../search-index/searchBatches";
+import { toPaperDocument } from "../../search-index/papers";
+import {
+  batchSizes,
+  laneState,
+  MAX_BATCH,
+  MAX_IN_FLIGHT,
+  type SearchServer,
+  search,
+  splitResults,
+} from "../../search-index/searchBatches";
 import { titleSearchBody } from "../../search-index/searchPapers";
 import { applyIndexSettings, indexUid } from "../../search-index/settings";
 import type { Deps } from "../../shared/deps";
@@ -25,8 +33,12 @@ beforeAll(async () => {
     .filter(Boolean)
     .slice(0, 400)
     .map((line) => toPaper(parseSourceLine(line)));
-  await indexPapers({ sql: deps.sql, meili: deps.meili, indexPrefix: deps.env.MEILI_INDEX_PREFIX }, papers);
   uid = indexUid(deps.env.MEILI_INDEX_PREFIX, "papers");
+  // Straight into this file's own index: the papers table is shared with the ingest tests.
+  await deps.meili
+    .index(uid)
+    .addDocuments(papers.map(toPaperDocument), { primaryKey: "pk" })
+    .waitTask({ timeout: 60_000 });
   meili = createMeili(deps.env.MEILI_URL as string, deps.env.MEILI_MASTER_KEY);
 }, 60_000);
 
@@ -109,6 +121,38 @@ describe("searches coalesced into multi-search requests", () => {
       expect(outcome.status).toBe("fulfilled");
       const answer = (outcome as PromiseFulfilledResult<{ hits: Uint8Array }>).value;
       expect(JSON.parse(Buffer.from(answer.hits).toString())).toEqual((await alone(bodies[i] as object)).hits);
+    }
+  });
+});
+
+describe("a server that never answers", () => {
+  test("every search fails after the timeout, alone or batched, and frees its slot", async () => {
+    const received: string[] = [];
+    // Accepts each request and never answers it.
+    const hung = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: (request) => {
+        received.push(new URL(request.url).pathname);
+        return new Promise<Response>(() => {});
+      },
+    });
+    try {
+      const server: SearchServer = { base: `http://127.0.0.1:${hung.port}`, headers: {}, timeoutMs: 300 };
+      const count = MAX_IN_FLIGHT + 2;
+      const settled = await Promise.allSettled(
+        Array.from({ length: count }, (_, i) => search(server, "papers", { q: `w${i}` })),
+      );
+      expect(settled.map((outcome) => outcome.status)).toEqual(Array(count).fill("rejected"));
+      for (const outcome of settled)
+        expect(String((outcome as PromiseRejectedResult).reason)).toMatch(/timed? ?out|abort/i);
+      expect(laneState(server)).toEqual({ inFlight: 0, queued: 0 });
+      // The first MAX_IN_FLIGHT went alone; the last two waited for a slot and went as one batch,
+      // which was not sent again search by search after it timed out.
+      expect(received.filter((path) => path === "/indexes/papers/search").length).toBe(MAX_IN_FLIGHT);
+      expect(received.filter((path) => path === "/multi-search").length).toBe(1);
+    } finally {
+      hung.stop(true);
     }
   });
 });
