@@ -70,13 +70,13 @@ export function search(server: SearchServer, uid: string, body: object): Promise
   });
 }
 
-/** Searches waiting and requests out for this server (what the tests and the bench observe). */
+/** Searches waiting and requests out for this server (the tests check that a failure frees its slot). */
 export function laneState(server: SearchServer): { inFlight: number; queued: number } {
   const lane = laneOf(server);
   return { inFlight: lane.inFlight, queued: lane.queue.length };
 }
 
-/** Batch sizes sent so far, per process (`1` is a single search): tests and the bench read it. */
+/** How many requests of each batch size this process has sent (`1`: a search alone); the tests read it. */
 export const batchSizes = new Map<number, number>();
 
 function pump(server: SearchServer, lane: Lane): void {
