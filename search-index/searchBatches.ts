@@ -16,7 +16,8 @@
  * each the bytes of a single search's answer (plus an `indexUid` key). If a batch fails as a whole
  * (Meilisearch refuses the whole request when one query is invalid), every search of it is sent
  * again alone, so each caller gets its own answer or its own error. A batch that gets no answer
- * (server unreachable, or SEARCH_TIMEOUT_MS passed) fails for each of its searches.
+ * (server unreachable, or SEARCH_TIMEOUT_MS passed) or a 5xx fails for each of its searches, and a
+ * search that waited SEARCH_TIMEOUT_MS in the queue fails without being sent.
  */
 
 /** HTTP requests out at once per server and process: Meilisearch runs about two searches at a time on 2 cores. */
@@ -40,7 +41,10 @@ export interface SearchServer {
 
 interface Queued {
   uid: string;
-  body: object;
+  /** The search body as JSON, serialised when queued (a body that cannot be fails alone). */
+  json: string;
+  /** Monotonic time after which a search still waiting fails instead of being sent. */
+  deadline: number;
   resolve: (answer: Buffer) => void;
   reject: (error: unknown) => void;
 }
@@ -65,7 +69,8 @@ function laneOf(server: SearchServer): Lane {
 export function search(server: SearchServer, uid: string, body: object): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const lane = laneOf(server);
-    lane.queue.push({ uid, body, resolve, reject });
+    const deadline = performance.now() + (server.timeoutMs ?? SEARCH_TIMEOUT_MS);
+    lane.queue.push({ uid, json: JSON.stringify(body), deadline, resolve, reject });
     pump(server, lane);
   });
 }
@@ -81,46 +86,69 @@ export const batchSizes = new Map<number, number>();
 
 function pump(server: SearchServer, lane: Lane): void {
   while (lane.inFlight < MAX_IN_FLIGHT && lane.queue.length > 0) {
-    const batch = lane.queue.splice(0, MAX_BATCH);
+    const batch = takeBatch(lane);
+    if (batch.length === 0) continue;
     lane.inFlight += 1;
     batchSizes.set(batch.length, (batchSizes.get(batch.length) ?? 0) + 1);
-    void settle(server, batch).finally(() => {
-      lane.inFlight -= 1;
-      pump(server, lane);
-    });
+    void settle(server, batch)
+      .catch((error) => {
+        for (const queued of batch) queued.reject(error);
+      })
+      .finally(() => {
+        lane.inFlight -= 1;
+        pump(server, lane);
+      });
   }
+}
+
+/**
+ * Up to MAX_BATCH searches from the head of the queue. One that waited past its deadline fails
+ * here instead (its caller answers 503): when the server hangs, the queue drains rather than grows.
+ */
+function takeBatch(lane: Lane): Queued[] {
+  const now = performance.now();
+  const batch: Queued[] = [];
+  while (batch.length < MAX_BATCH && lane.queue.length > 0) {
+    const queued = lane.queue.shift() as Queued;
+    if (now < queued.deadline) batch.push(queued);
+    else queued.reject(new Error(`Meilisearch search on ${queued.uid} waited too long for a connection`));
+  }
+  return batch;
 }
 
 async function settle(server: SearchServer, batch: Queued[]): Promise<void> {
   if (batch.length === 1) {
     const [queued] = batch as [Queued];
-    return sendOne(server, queued.uid, queued.body).then(queued.resolve, queued.reject);
+    return sendOne(server, queued).then(queued.resolve, queued.reject);
   }
-  const queries = batch.map(({ uid, body }) => ({ ...body, indexUid: uid }));
+  // Each body is an object's JSON, so `indexUid` goes in after its opening brace.
+  const queries = batch.map(
+    ({ uid, json }) => `{"indexUid":${JSON.stringify(uid)}${json === "{}" ? "}" : `,${json.slice(1)}`}`,
+  );
   let answer: Awaited<ReturnType<typeof post>>;
   try {
-    answer = await post(server, "/multi-search", JSON.stringify({ queries }));
+    answer = await post(server, "/multi-search", `{"queries":[${queries.join(",")}]}`);
   } catch (error) {
     // Unreachable or timed out: sending each search again would only wait as long once more.
     for (const queued of batch) queued.reject(error);
     return;
   }
-  if (!answer.ok) {
+  if (answer.status >= 400 && answer.status < 500) {
     // Refused as a whole (one invalid query refuses the request): each search alone gets its own answer.
-    await Promise.all(
-      batch.map((queued) => sendOne(server, queued.uid, queued.body).then(queued.resolve, queued.reject)),
-    );
+    await Promise.all(batch.map((queued) => sendOne(server, queued).then(queued.resolve, queued.reject)));
     return;
   }
-  try {
-    const pieces = splitResults(
-      answer.bytes,
-      batch.map((queued) => queued.uid),
-    );
-    for (const [i, queued] of batch.entries()) queued.resolve(pieces[i] as Buffer);
-  } catch (error) {
+  if (!answer.ok) {
+    // The server's own trouble (5xx): more requests now would only add to it.
+    const error = new Error(`Meilisearch multi-search answered ${answer.status}: ${answer.bytes}`);
     for (const queued of batch) queued.reject(error);
+    return;
   }
+  const pieces = splitResults(
+    answer.bytes,
+    batch.map((queued) => queued.uid),
+  );
+  for (const [i, queued] of batch.entries()) queued.resolve(pieces[i] as Buffer);
 }
 
 /**
@@ -139,8 +167,8 @@ async function post(
   return { ok: response.ok, status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
-async function sendOne(server: SearchServer, uid: string, body: object): Promise<Buffer> {
-  const answer = await post(server, `/indexes/${encodeURIComponent(uid)}/search`, JSON.stringify(body));
+async function sendOne(server: SearchServer, { uid, json }: Queued): Promise<Buffer> {
+  const answer = await post(server, `/indexes/${encodeURIComponent(uid)}/search`, json);
   if (!answer.ok) throw new Error(`Meilisearch search on ${uid} answered ${answer.status}: ${answer.bytes}`);
   return answer.bytes;
 }

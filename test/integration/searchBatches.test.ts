@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import { waitFor } from "../../scripts/lib/processes";
 import { DEMO_PAPERS } from "../../scripts/lib/seed";
 import { createMeili, type Meilisearch, searchHitsJson, searchIndex } from "../../search-index/client";
 import { toPaperDocument } from "../../search-index/papers";
@@ -125,34 +126,81 @@ describe("searches coalesced into multi-search requests", () => {
   });
 });
 
-describe("a server that never answers", () => {
-  test("every search fails after the timeout, alone or batched, and frees its slot", async () => {
-    const received: string[] = [];
-    // Accepts each request and never answers it.
-    const hung = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      fetch: (request) => {
-        received.push(new URL(request.url).pathname);
-        return new Promise<Response>(() => {});
-      },
+/** A stand-in server that records each request's path and answers with `answer`. */
+function fakeServer(answer: (path: string) => Promise<Response>) {
+  const received: string[] = [];
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (request) => {
+      const path = new URL(request.url).pathname;
+      received.push(path);
+      return answer(path);
+    },
+  });
+  const target: SearchServer = { base: `http://127.0.0.1:${server.port}`, headers: {}, timeoutMs: 300 };
+  const count = (path: string) => received.filter((p) => p === path).length;
+  return { target, count, stop: () => server.stop(true) };
+}
+
+/** Every slot is free again (a slot is handed back just after its searches' callers are answered). */
+async function slotsBack(target: SearchServer) {
+  await waitFor("the lane's slots back", async () => laneState(target).inFlight === 0, 2000);
+  expect(laneState(target)).toEqual({ inFlight: 0, queued: 0 });
+}
+
+const burst = (target: SearchServer, count: number) =>
+  Promise.allSettled(Array.from({ length: count }, (_, i) => search(target, "papers", { q: `w${i}` })));
+
+const reasons = (settled: PromiseSettledResult<Buffer>[]) =>
+  settled.map((outcome) => (outcome.status === "rejected" ? String(outcome.reason) : "fulfilled"));
+
+describe("a server in trouble", () => {
+  test("one that never answers: every search fails by the timeout, nothing is resent, slots come back", async () => {
+    const fake = fakeServer(() => new Promise<Response>(() => {}));
+    try {
+      const why = reasons(await burst(fake.target, MAX_IN_FLIGHT + 2));
+      // The first MAX_IN_FLIGHT went out alone and timed out. The other two had waited about as
+      // long by then: they fail unsent, or leave as one batch that times out in turn.
+      for (const reason of why.slice(0, MAX_IN_FLIGHT)) expect(reason).toMatch(/timed? ?out|abort/i);
+      for (const reason of why.slice(MAX_IN_FLIGHT)) expect(reason).toMatch(/timed? ?out|abort|waited too long/i);
+      expect(fake.count("/indexes/papers/search")).toBe(MAX_IN_FLIGHT);
+      expect(fake.count("/multi-search")).toBeLessThanOrEqual(1);
+      await slotsBack(fake.target);
+    } finally {
+      fake.stop();
+    }
+  });
+
+  test("a 5xx for a batch fails its searches without resending them one by one", async () => {
+    const fake = fakeServer(async (path) => {
+      if (path !== "/multi-search") await Bun.sleep(50);
+      return Response.json({ message: "busy", code: "too_many_search_requests" }, { status: 503 });
     });
     try {
-      const server: SearchServer = { base: `http://127.0.0.1:${hung.port}`, headers: {}, timeoutMs: 300 };
-      const count = MAX_IN_FLIGHT + 2;
-      const settled = await Promise.allSettled(
-        Array.from({ length: count }, (_, i) => search(server, "papers", { q: `w${i}` })),
+      const why = reasons(await burst(fake.target, MAX_IN_FLIGHT + 2));
+      expect(why.slice(0, MAX_IN_FLIGHT).every((reason) => reason.includes("search on papers answered 503"))).toBe(
+        true,
       );
-      expect(settled.map((outcome) => outcome.status)).toEqual(Array(count).fill("rejected"));
-      for (const outcome of settled)
-        expect(String((outcome as PromiseRejectedResult).reason)).toMatch(/timed? ?out|abort/i);
-      expect(laneState(server)).toEqual({ inFlight: 0, queued: 0 });
-      // The first MAX_IN_FLIGHT went alone; the last two waited for a slot and went as one batch,
-      // which was not sent again search by search after it timed out.
-      expect(received.filter((path) => path === "/indexes/papers/search").length).toBe(MAX_IN_FLIGHT);
-      expect(received.filter((path) => path === "/multi-search").length).toBe(1);
+      expect(why.slice(MAX_IN_FLIGHT).every((reason) => reason.includes("multi-search answered 503"))).toBe(true);
+      expect(fake.count("/indexes/papers/search")).toBe(MAX_IN_FLIGHT);
+      expect(fake.count("/multi-search")).toBe(1);
+      await slotsBack(fake.target);
     } finally {
-      hung.stop(true);
+      fake.stop();
+    }
+  });
+
+  test("a body that cannot be serialised fails alone", async () => {
+    const fake = fakeServer(async () => Response.json({ hits: [], query: "", totalHits: 0 }));
+    try {
+      const cyclic: Record<string, unknown> = {};
+      cyclic.self = cyclic;
+      await expect(search(fake.target, "papers", cyclic)).rejects.toThrow();
+      expect(fake.count("/indexes/papers/search")).toBe(0);
+      expect((await search(fake.target, "papers", { q: "x" })).toString()).toContain('"hits":[]');
+    } finally {
+      fake.stop();
     }
   });
 });
