@@ -1,5 +1,5 @@
 import { Meilisearch } from "meilisearch";
-import { type SearchServer, search } from "./searchBatches";
+import { opening, type SearchServer, search } from "./searchBatches";
 
 export type { Meilisearch };
 
@@ -41,15 +41,17 @@ export async function searchIndex<Hit>(meili: Meilisearch, uid: string, body: ob
   return JSON.parse((await search(serverOf(meili), uid, body)).toString()) as { hits: Hit[] };
 }
 
+const ALONE = Buffer.from('{"hits":[');
+const HITS_KEY = Buffer.from('"hits":[');
 const HITS_END = Buffer.from('],"query":');
 
-/** How an answer opens: `{"hits":[` alone, `{"indexUid":"…","hits":[` from a multi-search. */
+/** Where the hits array starts: after `{"hits":`, or after `{"indexUid":"…","hits":` from a multi-search. */
 function hitsStart(bytes: Buffer, uid: string): number {
-  const alone = '{"hits":[';
-  if (bytes.toString("latin1", 0, alone.length) === alone) return alone.length - 1;
-  const batched = `{"indexUid":${JSON.stringify(uid)},"hits":[`;
-  if (bytes.toString("utf8", 0, Buffer.byteLength(batched)) === batched) return Buffer.byteLength(batched) - 1;
-  return -1;
+  if (bytes.subarray(0, ALONE.length).equals(ALONE)) return ALONE.length - 1;
+  const open = opening(uid);
+  const key = open.length + HITS_KEY.length;
+  const batched = bytes.subarray(0, open.length).equals(open) && bytes.subarray(open.length, key).equals(HITS_KEY);
+  return batched ? key - 1 : -1;
 }
 
 /**

@@ -91,6 +91,7 @@ function pump(server: SearchServer, lane: Lane): void {
     lane.inFlight += 1;
     batchSizes.set(batch.length, (batchSizes.get(batch.length) ?? 0) + 1);
     void settle(server, batch)
+      // Rejecting a search already answered does nothing, so this fails only those still waiting.
       .catch((error) => {
         for (const queued of batch) queued.reject(error);
       })
@@ -116,34 +117,26 @@ function takeBatch(lane: Lane): Queued[] {
   return batch;
 }
 
+/** Answers every search of the batch; a failure it throws fails them all (see `pump`). */
 async function settle(server: SearchServer, batch: Queued[]): Promise<void> {
   if (batch.length === 1) {
     const [queued] = batch as [Queued];
-    return sendOne(server, queued).then(queued.resolve, queued.reject);
+    return queued.resolve(await sendOne(server, queued));
   }
   // Each body is an object's JSON, so `indexUid` goes in after its opening brace.
   const queries = batch.map(
     ({ uid, json }) => `{"indexUid":${JSON.stringify(uid)}${json === "{}" ? "}" : `,${json.slice(1)}`}`,
   );
-  let answer: Awaited<ReturnType<typeof post>>;
-  try {
-    answer = await post(server, "/multi-search", `{"queries":[${queries.join(",")}]}`);
-  } catch (error) {
-    // Unreachable or timed out: sending each search again would only wait as long once more.
-    for (const queued of batch) queued.reject(error);
-    return;
-  }
+  // Unreachable or timed out: the error fails the batch (sending each search again would only wait
+  // as long once more).
+  const answer = await post(server, "/multi-search", `{"queries":[${queries.join(",")}]}`);
   if (answer.status >= 400 && answer.status < 500) {
     // Refused as a whole (one invalid query refuses the request): each search alone gets its own answer.
     await Promise.all(batch.map((queued) => sendOne(server, queued).then(queued.resolve, queued.reject)));
     return;
   }
-  if (!answer.ok) {
-    // The server's own trouble (5xx): more requests now would only add to it.
-    const error = new Error(`Meilisearch multi-search answered ${answer.status}: ${answer.bytes}`);
-    for (const queued of batch) queued.reject(error);
-    return;
-  }
+  // The server's own trouble (5xx) fails the batch too: more requests now would only add to it.
+  if (!answer.ok) throw new Error(`Meilisearch multi-search answered ${answer.status}: ${answer.bytes}`);
   const pieces = splitResults(
     answer.bytes,
     batch.map((queued) => queued.uid),
@@ -209,6 +202,7 @@ export function splitResults(bytes: Buffer, uids: string[]): Buffer[] {
   return results.map((result) => Buffer.from(JSON.stringify(result)));
 }
 
-function opening(uid: string): Buffer {
+/** How a multi-search result for `uid` opens: `{"indexUid":"<uid>",`. */
+export function opening(uid: string): Buffer {
   return Buffer.from(`{"indexUid":${JSON.stringify(uid)},`);
 }

@@ -77,22 +77,14 @@ export async function privateRedis(): Promise<PrivateServer & { signal(signal: "
 
 const PG_BIN = "/usr/lib/postgresql/15/bin";
 
-/** Runs a PostgreSQL tool as the `postgres` user when we are root (PostgreSQL refuses to run as root). */
-function pgCommand(args: string[]): string[] {
-  return process.getuid?.() === 0 ? ["runuser", "-u", "postgres", "--", ...args] : args;
-}
-
-function pgTool(args: string[]): { ok: boolean; output: string } {
-  const result = Bun.spawnSync(pgCommand(args), { stdout: "pipe", stderr: "pipe" });
-  return { ok: result.exitCode === 0, output: `${result.stdout}${result.stderr}`.trim() };
-}
-
 /**
- * pg_ctl while the load runs: asynchronous, so the test's event loop keeps recording outcomes with
- * their real times (a synchronous spawn froze it for the whole start or stop).
+ * Runs a PostgreSQL tool as the `postgres` user when we are root (PostgreSQL refuses to run as root).
+ * Asynchronous: during a fault test the event loop keeps recording outcomes with their real times
+ * while pg_ctl stops or starts the server (a synchronous spawn froze it meanwhile).
  */
-async function pgToolAsync(args: string[]): Promise<{ ok: boolean; output: string }> {
-  const child = Bun.spawn(pgCommand(args), { stdout: "pipe", stderr: "pipe" });
+async function pgTool(args: string[]): Promise<{ ok: boolean; output: string }> {
+  const command = process.getuid?.() === 0 ? ["runuser", "-u", "postgres", "--", ...args] : args;
+  const child = Bun.spawn(command, { stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, exitCode] = await Promise.all([
     new Response(child.stdout).text(),
     new Response(child.stderr).text(),
@@ -110,13 +102,13 @@ export async function privatePostgres(database = "faults"): Promise<PrivateServe
   const dir = await tempDir("pg");
   const data = join(dir, "data");
   if (process.getuid?.() === 0) {
-    chownSync(dir, Number(pgTool(["id", "-u"]).output), Number(pgTool(["id", "-g"]).output));
+    chownSync(dir, Number((await pgTool(["id", "-u"])).output), Number((await pgTool(["id", "-g"])).output));
   }
   chmodSync(dir, 0o700);
-  const init = pgTool([`${PG_BIN}/initdb`, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+  const init = await pgTool([`${PG_BIN}/initdb`, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
   if (!init.ok) throw new StartupError(`initdb failed: ${init.output}`);
   const port = freePort();
-  const ctl = (...args: string[]) => pgToolAsync([`${PG_BIN}/pg_ctl`, "-D", data, ...args]);
+  const ctl = (...args: string[]) => pgTool([`${PG_BIN}/pg_ctl`, "-D", data, ...args]);
   const start = async () => {
     const started = await ctl(
       "-o",

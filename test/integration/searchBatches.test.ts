@@ -126,8 +126,10 @@ describe("searches coalesced into multi-search requests", () => {
   });
 });
 
-/** A stand-in server that records each request's path and answers with `answer`. */
-function fakeServer(answer: (path: string) => Promise<Response>) {
+type Fake = { target: SearchServer; count: (path: string) => number };
+
+/** Runs `check` against a stand-in server that records each request's path and answers with `answer`. */
+async function withFakeServer(answer: (path: string) => Promise<Response>, check: (fake: Fake) => Promise<void>) {
   const received: string[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -138,9 +140,14 @@ function fakeServer(answer: (path: string) => Promise<Response>) {
       return answer(path);
     },
   });
-  const target: SearchServer = { base: `http://127.0.0.1:${server.port}`, headers: {}, timeoutMs: 300 };
-  const count = (path: string) => received.filter((p) => p === path).length;
-  return { target, count, stop: () => server.stop(true) };
+  try {
+    await check({
+      target: { base: `http://127.0.0.1:${server.port}`, headers: {}, timeoutMs: 300 },
+      count: (path) => received.filter((p) => p === path).length,
+    });
+  } finally {
+    server.stop(true);
+  }
 }
 
 /** Every slot is free again (a slot is handed back just after its searches' callers are answered). */
@@ -157,27 +164,27 @@ const reasons = (settled: PromiseSettledResult<Buffer>[]) =>
 
 describe("a server in trouble", () => {
   test("one that never answers: every search fails by the timeout, nothing is resent, slots come back", async () => {
-    const fake = fakeServer(() => new Promise<Response>(() => {}));
-    try {
-      const why = reasons(await burst(fake.target, MAX_IN_FLIGHT + 2));
-      // The first MAX_IN_FLIGHT went out alone and timed out. The other two had waited about as
-      // long by then: they fail unsent, or leave as one batch that times out in turn.
-      for (const reason of why.slice(0, MAX_IN_FLIGHT)) expect(reason).toMatch(/timed? ?out|abort/i);
-      for (const reason of why.slice(MAX_IN_FLIGHT)) expect(reason).toMatch(/timed? ?out|abort|waited too long/i);
-      expect(fake.count("/indexes/papers/search")).toBe(MAX_IN_FLIGHT);
-      expect(fake.count("/multi-search")).toBeLessThanOrEqual(1);
-      await slotsBack(fake.target);
-    } finally {
-      fake.stop();
-    }
+    await withFakeServer(
+      () => new Promise<Response>(() => {}),
+      async (fake) => {
+        const why = reasons(await burst(fake.target, MAX_IN_FLIGHT + 2));
+        // The first MAX_IN_FLIGHT went out alone and timed out. The other two had waited about as
+        // long by then: they fail unsent, or leave as one batch that times out in turn.
+        for (const reason of why.slice(0, MAX_IN_FLIGHT)) expect(reason).toMatch(/timed? ?out|abort/i);
+        for (const reason of why.slice(MAX_IN_FLIGHT)) expect(reason).toMatch(/timed? ?out|abort|waited too long/i);
+        expect(fake.count("/indexes/papers/search")).toBe(MAX_IN_FLIGHT);
+        expect(fake.count("/multi-search")).toBeLessThanOrEqual(1);
+        await slotsBack(fake.target);
+      },
+    );
   });
 
   test("a 5xx for a batch fails its searches without resending them one by one", async () => {
-    const fake = fakeServer(async (path) => {
+    const busy = async (path: string) => {
       if (path !== "/multi-search") await Bun.sleep(50);
       return Response.json({ message: "busy", code: "too_many_search_requests" }, { status: 503 });
-    });
-    try {
+    };
+    await withFakeServer(busy, async (fake) => {
       const why = reasons(await burst(fake.target, MAX_IN_FLIGHT + 2));
       expect(why.slice(0, MAX_IN_FLIGHT).every((reason) => reason.includes("search on papers answered 503"))).toBe(
         true,
@@ -186,22 +193,18 @@ describe("a server in trouble", () => {
       expect(fake.count("/indexes/papers/search")).toBe(MAX_IN_FLIGHT);
       expect(fake.count("/multi-search")).toBe(1);
       await slotsBack(fake.target);
-    } finally {
-      fake.stop();
-    }
+    });
   });
 
   test("a body that cannot be serialised fails alone", async () => {
-    const fake = fakeServer(async () => Response.json({ hits: [], query: "", totalHits: 0 }));
-    try {
+    const empty = async () => Response.json({ hits: [], query: "", totalHits: 0 });
+    await withFakeServer(empty, async (fake) => {
       const cyclic: Record<string, unknown> = {};
       cyclic.self = cyclic;
       await expect(search(fake.target, "papers", cyclic)).rejects.toThrow();
       expect(fake.count("/indexes/papers/search")).toBe(0);
       expect((await search(fake.target, "papers", { q: "x" })).toString()).toContain('"hits":[]');
-    } finally {
-      fake.stop();
-    }
+    });
   });
 });
 
