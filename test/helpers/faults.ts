@@ -105,7 +105,17 @@ export async function privatePostgres(database = "faults"): Promise<PrivateServe
     chownSync(dir, Number((await pgTool(["id", "-u"])).output), Number((await pgTool(["id", "-g"])).output));
   }
   chmodSync(dir, 0o700);
-  const init = await pgTool([`${PG_BIN}/initdb`, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+  const init = await pgTool([
+    `${PG_BIN}/initdb`,
+    "-D",
+    data,
+    "-U",
+    "postgres",
+    "--auth=trust",
+    "-E",
+    "UTF8",
+    "--no-sync",
+  ]);
   if (!init.ok) throw new StartupError(`initdb failed: ${init.output}`);
   const port = freePort();
   const ctl = (...args: string[]) => pgTool([`${PG_BIN}/pg_ctl`, "-D", data, ...args]);
