@@ -9,7 +9,7 @@ import { modelCatalog } from "../shared/chat/models";
 import { listenUrl, loadEnv, publicUrl } from "../shared/env";
 import { prepareInfrastructure } from "./lib/boot";
 import { type Managed, StartupError, stopAll, waitFor } from "./lib/processes";
-import { seedDemo, seedDemoLogin, seedDemoPapers } from "./lib/seed";
+import { reindexWhenBehind, seedDemo, seedDemoLogin, seedDemoPapers } from "./lib/seed";
 import { seedDemoConditions } from "./lib/seedConditions";
 import { seedDemoReferences } from "./lib/seedReferences";
 
@@ -65,6 +65,7 @@ async function main() {
   say(`Meilisearch  ${infra.env.MEILI_URL}`);
   say("Queue dashboard: none (inspect queues with redis-cli; see README)");
   await seedDemoPapers(infra.env, childEnv);
+  await reindexWhenBehind(infra.env, childEnv);
   await seedDemoConditions(infra.env, childEnv);
   if (demo.apiKey) {
     say();

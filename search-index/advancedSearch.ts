@@ -1,15 +1,14 @@
 import { noPapers, papersJson, papersOf } from "../shared/papers/page";
 import { baseArxivId, type Paper } from "../shared/papers/record";
-import { type Meilisearch, searchHitsJson, searchIndex } from "./client";
-import { PAPER_FIELDS, paperKey, SEARCHABLE_FIELDS } from "./papers";
+import { type Meilisearch, searchIndex } from "./client";
+import { fromPaperHit, PAPER_HIT_FIELDS, type PaperHit, paperKey, SEARCHABLE_FIELDS } from "./papers";
 import {
   emptyPage,
-  jsonPage,
   MAX_REACHABLE_HITS,
-  type PageMeta,
   type PaperPage,
   type PaperPageJson,
   pageWindow,
+  searchPaperPage,
 } from "./searchPapers";
 import { indexUid } from "./settings";
 
@@ -140,7 +139,7 @@ function singleSearchBody({ texts, base }: SearchPlan, query: AdvancedQuery): ob
     q: text?.q ?? "",
     ...base,
     ...(text ? { attributesToSearchOn: text.on } : {}),
-    attributesToRetrieve: PAPER_FIELDS,
+    attributesToRetrieve: PAPER_HIT_FIELDS,
     ...pageWindow(query.page, query.limit),
   };
 }
@@ -162,7 +161,7 @@ export async function searchAdvanced(
   if (offset >= MAX_REACHABLE_HITS) return emptyPage(query.page, query.limit);
   const single = singleSearchBody(planned, query);
   if (single) {
-    const page = jsonPage(await searchHitsJson<PageMeta>(meili, uid, single), query.page, query.limit);
+    const page = await searchPaperPage(meili, uid, single, query);
     if (!query.highlight || noPapers(page)) return page;
     const papers = papersOf(page);
     return toJson(await withHighlights(meili, uid, { data: papers, pagination: page.pagination }, texts));
@@ -184,13 +183,13 @@ export async function searchAdvanced(
   const matching = first.filter((pk) => others.every((set) => set.has(pk)));
   const window = matching.slice(offset, offset + query.limit + 1);
   if (window.length === 0) return emptyPage(query.page, query.limit);
-  const found = await searchIndex<Paper>(meili, uid, {
+  const found = await searchIndex<PaperHit>(meili, uid, {
     q: "",
     filter: `pk IN [${window.map(quote).join(", ")}]`,
-    attributesToRetrieve: PAPER_FIELDS,
+    attributesToRetrieve: PAPER_HIT_FIELDS,
     limit: window.length,
   });
-  const byKey = new Map(found.hits.map((hit) => [paperKey(hit.id), hit]));
+  const byKey = new Map(found.hits.map(fromPaperHit).map((paper) => [paperKey(paper.id), paper]));
   const hits = window.map((pk) => byKey.get(pk)).filter((hit): hit is Paper => hit !== undefined);
   const hasMore = hits.length > query.limit;
   const page: PaperPage = {

@@ -1,51 +1,78 @@
 import type { Settings } from "meilisearch";
-import { type Paper, PaperSchema } from "../shared/papers/record";
+import type { Paper } from "../shared/papers/record";
 
 /** Meilisearch primary keys allow only `[A-Za-z0-9_-]`; arXiv ids use `.` and `/`, which never meet `_`. */
 export function paperKey(id: string): string {
   return id.replaceAll(".", "_").replaceAll("/", "__");
 }
 
-/** What Meilisearch stores per paper: the API record plus fields shaped for matching and sorting. */
-export type PaperDocument = Paper & {
+/**
+ * What Meilisearch stores per paper: the fields searches match, filter, sort and facet on, plus
+ * `record`, the API's paper as JSON text. Searches retrieve only `record`. Meilisearch turns every
+ * field of a hit into JSON values whatever a search retrieves, so a hit's cost grows with what the
+ * document holds: measured on the 145k papers, 20 hits with the API's fields as separate (nested)
+ * attributes cost 1.39 ms of Meilisearch CPU per search, the same hits as one `record` string
+ * 0.84–0.89 ms, and unpacking the records costs the API ~0.06 ms (docs/benchmarks.md, session 18).
+ * Display-only fields (parsed authors, versions, licence, links, ISO dates) live only in `record`.
+ */
+export interface PaperDocument {
   pk: string;
+  id: string;
+  title: string;
+  abstract: string | null;
+  authors: string;
   /** `First Last` per parsed author, so author names match as written and as parsed. */
   authorNames: string[];
+  submitter: string | null;
+  comments: string | null;
+  journalRef: string | null;
+  doi: string | null;
+  reportNo: string | null;
+  categories: string[];
+  primaryCategory: string;
   /** Archives of the categories (`astro-ph` for `astro-ph.CO`), for archive-level category filters. */
   categoryArchives: string[];
   /** Dates as epoch milliseconds: Meilisearch sorts and filters numbers, not date strings. */
   submittedTs: number;
   updatedTs: number;
-};
+  /** The API's paper record, serialised. */
+  record: string;
+}
 
 export function toPaperDocument(paper: Paper): PaperDocument {
   return {
-    ...paper,
     pk: paperKey(paper.id),
+    id: paper.id,
+    title: paper.title,
+    abstract: paper.abstract,
+    authors: paper.authors,
     authorNames: paper.authorsParsed.map((a) => [a.first, a.last, a.suffix].filter(Boolean).join(" ")),
+    submitter: paper.submitter,
+    comments: paper.comments,
+    journalRef: paper.journalRef,
+    doi: paper.doi,
+    reportNo: paper.reportNo,
+    categories: paper.categories,
+    primaryCategory: paper.primaryCategory,
     categoryArchives: [...new Set(paper.categories.map((category) => category.split(".")[0] as string))],
     submittedTs: Date.parse(paper.submittedDate),
     updatedTs: Date.parse(paper.lastUpdatedDate),
+    record: JSON.stringify(paper),
   };
 }
 
-/**
- * The API record's fields. Searches retrieve only these, so a hit is already the API's paper: the
- * search-only fields are neither serialised by Meilisearch, nor sent, parsed and stripped here.
- */
-export const PAPER_FIELDS = Object.keys(PaperSchema.properties);
+/** What searches retrieve of a paper document: its record. */
+export const PAPER_HIT_FIELDS = ["record"];
+export type PaperHit = Pick<PaperDocument, "record">;
 
-/** Strips the search-only fields again, so a search hit is exactly the API's paper record. */
-export function fromPaperDocument(document: PaperDocument): Paper {
-  const {
-    pk: _pk,
-    authorNames: _names,
-    categoryArchives: _archives,
-    submittedTs: _s,
-    updatedTs: _u,
-    ...paper
-  } = document;
-  return paper;
+/** The paper a search hit carries. */
+export function fromPaperHit(hit: PaperHit): Paper {
+  return JSON.parse(hit.record) as Paper;
+}
+
+/** The papers of some hits as one JSON array, from their records' text (never parsed, never re-serialised). */
+export function paperHitsJson(hits: readonly PaperHit[]): Uint8Array {
+  return Buffer.from(`[${hits.map((hit) => hit.record).join(",")}]`);
 }
 
 /** Every searched field, in ranking order; the `all` filter searches all of them. */
@@ -73,8 +100,6 @@ export const PAPERS_SETTINGS: Settings = {
   filterableAttributes: [
     "pk",
     "id",
-    "extractedID",
-    "baseArxivID",
     "categories",
     "primaryCategory",
     "categoryArchives",

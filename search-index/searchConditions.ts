@@ -1,7 +1,8 @@
 import { foldName } from "../shared/conditions/term";
-import { type Paper, PaperSchema } from "../shared/papers/record";
+import type { Paper } from "../shared/papers/record";
 import type { Meilisearch } from "./client";
 import type { ConditionDocument } from "./conditions";
+import { fromPaperHit, PAPER_HIT_FIELDS, type PaperHit } from "./papers";
 import { indexUid } from "./settings";
 
 /** A candidate term: the fields a lookup needs, how it matched, and Meilisearch's ranking score (0–1). */
@@ -118,8 +119,6 @@ function pick(hit: Retrieved) {
   return { id: hit.id, label: hit.label, exactSynonyms: hit.exactSynonyms };
 }
 
-const PAPER_FIELDS = Object.keys(PaperSchema.properties);
-
 /**
  * Papers whose title or abstract contains one of the names as a phrase: one query per name in one
  * multi-search, merged here by ranking score (each paper once). Word rules are those of paper
@@ -139,16 +138,17 @@ export async function searchRelatedPapers(
     q: `"${name.replaceAll('"', " ")}"`,
     attributesToSearchOn: ["title", "abstract"],
     matchingStrategy: "all",
-    attributesToRetrieve: PAPER_FIELDS,
+    attributesToRetrieve: PAPER_HIT_FIELDS,
     showRankingScore: true,
     limit,
   }));
-  const lists = await multiSearch<Paper & { _rankingScore?: number }>(meili, queries);
+  const lists = await multiSearch<PaperHit & { _rankingScore?: number }>(meili, queries);
   // A stable sort keeps the label's hits ahead of a synonym's at equal scores.
   const ranked = lists.flat().sort((a, b) => (b._rankingScore ?? 0) - (a._rankingScore ?? 0));
   const seen = new Set<string>();
   const papers: Paper[] = [];
-  for (const { _rankingScore, ...paper } of ranked) {
+  for (const hit of ranked) {
+    const paper = fromPaperHit(hit);
     if (seen.has(paper.id)) continue;
     seen.add(paper.id);
     papers.push(paper);

@@ -1,6 +1,6 @@
 import { type PaperPage, type PaperPageJson, papersJson } from "../shared/papers/page";
-import { type Meilisearch, searchHitsJson } from "./client";
-import { PAPER_FIELDS } from "./papers";
+import { type Meilisearch, searchIndex } from "./client";
+import { PAPER_HIT_FIELDS, type PaperHit, paperHitsJson } from "./papers";
 import { indexUid } from "./settings";
 
 export type { PaperPage, PaperPageJson };
@@ -21,12 +21,25 @@ export async function searchTitles(
   input: { q: string; page: number; limit: number },
 ): Promise<PaperPageJson> {
   if (input.page * input.limit >= MAX_REACHABLE_HITS) return emptyPage(input.page, input.limit);
-  const result = await searchHitsJson<PageMeta>(
+  return searchPaperPage(
     meili,
     indexUid(indexPrefix, "papers"),
     titleSearchBody(input.q, input.page, input.limit),
+    input,
   );
-  return jsonPage(result, input.page, input.limit);
+}
+
+/** One Meilisearch search in page mode, as a page of papers. */
+export async function searchPaperPage(
+  meili: Meilisearch,
+  uid: string,
+  body: object,
+  window: { page: number; limit: number },
+): Promise<PaperPageJson> {
+  const { hits, totalHits } = await searchIndex<PaperHit, { totalHits: number }>(meili, uid, body);
+  const { page, limit } = window;
+  const hasMore = (page + 1) * limit < Math.min(totalHits, MAX_REACHABLE_HITS);
+  return { data: paperHitsJson(hits), pagination: { page, limit, hasMore, nextPage: hasMore ? page + 1 : null } };
 }
 
 /** What title search sends to Meilisearch (the bench sends the same bodies straight to Meilisearch). */
@@ -34,7 +47,7 @@ export function titleSearchBody(q: string, page: number, limit: number) {
   return {
     q,
     attributesToSearchOn: ["title"],
-    attributesToRetrieve: PAPER_FIELDS,
+    attributesToRetrieve: PAPER_HIT_FIELDS,
     matchingStrategy: "all",
     ...pageWindow(page, limit),
   };
@@ -48,15 +61,6 @@ export function titleSearchBody(q: string, page: number, limit: number) {
  */
 export function pageWindow(page: number, limit: number) {
   return { page: page + 1, hitsPerPage: limit };
-}
-
-export interface PageMeta {
-  totalHits: number;
-}
-
-export function jsonPage(result: { hits: Uint8Array; meta: PageMeta }, page: number, limit: number): PaperPageJson {
-  const hasMore = (page + 1) * limit < Math.min(result.meta.totalHits, MAX_REACHABLE_HITS);
-  return { data: result.hits, pagination: { page, limit, hasMore, nextPage: hasMore ? page + 1 : null } };
 }
 
 export function emptyPage(page: number, limit: number): PaperPageJson {

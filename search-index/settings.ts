@@ -12,11 +12,16 @@ export interface IndexDefinition {
   name: string;
   primaryKey: string;
   settings: Settings;
+  /**
+   * A field every document of the current layout has. Documents without it were written by an
+   * earlier version: `applyIndexSettings` deletes them, and a reindex from PostgreSQL rebuilds them.
+   */
+  layoutField?: string;
 }
 
 export const INDEXES: IndexDefinition[] = [
   // arXiv ids contain "." and "/", which Meilisearch primary keys do not allow; `pk` is a safe mapping.
-  { name: "papers", primaryKey: "pk", settings: PAPERS_SETTINGS },
+  { name: "papers", primaryKey: "pk", settings: PAPERS_SETTINGS, layoutField: "record" },
   { name: "conditions", primaryKey: "pk", settings: CONDITIONS_SETTINGS },
 ];
 
@@ -24,19 +29,40 @@ export function indexUid(prefix: string, name: string): string {
   return `${prefix}${name}`;
 }
 
-export async function applyIndexSettings(meili: Meilisearch, prefix: string, indexes = INDEXES): Promise<void> {
+/**
+ * Creates each index when missing, (re)applies its settings, and empties an index whose documents
+ * have an earlier layout (see `layoutField`). Returns the names of the indexes it emptied: their
+ * documents must be rebuilt from PostgreSQL (`bun run papers:reindex`; `bun run start` does it).
+ */
+export async function applyIndexSettings(meili: Meilisearch, prefix: string, indexes = INDEXES): Promise<string[]> {
+  const emptied: string[] = [];
   for (const definition of indexes) {
     const uid = indexUid(prefix, definition.name);
     const existing = await meili.getIndex(uid).catch(() => undefined);
     if (!existing) await meili.createIndex(uid, { primaryKey: definition.primaryKey }).waitTask({ timeout: 60_000 });
-    // A settings change re-indexes every document: minutes on a large index, so wait long.
-    const task = await meili
-      .index(uid)
-      .updateSettings(definition.settings)
-      .waitTask({ timeout: 600_000, interval: 100 });
-    if (task.status !== "succeeded") {
-      throw new Error(`Meilisearch settings for ${uid} failed: ${JSON.stringify(task.error)}`);
+    if (existing && definition.layoutField && (await hasOtherLayout(meili, uid, definition.layoutField))) {
+      await settled(meili.index(uid).deleteAllDocuments().waitTask({ timeout: 600_000, interval: 100 }), uid);
+      emptied.push(definition.name);
     }
+    // A settings change re-indexes every document: minutes on a large index, so wait long.
+    await settled(
+      meili.index(uid).updateSettings(definition.settings).waitTask({ timeout: 600_000, interval: 100 }),
+      uid,
+    );
+  }
+  return emptied;
+}
+
+/** Whether some documents lack the layout's field (an older version wrote them). */
+async function hasOtherLayout(meili: Meilisearch, uid: string, field: string): Promise<boolean> {
+  const stats = await meili.index(uid).getStats();
+  return (stats.fieldDistribution[field] ?? 0) < stats.numberOfDocuments;
+}
+
+async function settled(waiting: Promise<{ status: string; error?: unknown }>, uid: string): Promise<void> {
+  const task = await waiting;
+  if (task.status !== "succeeded") {
+    throw new Error(`Meilisearch task on ${uid} failed: ${JSON.stringify(task.error)}`);
   }
 }
 

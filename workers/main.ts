@@ -9,7 +9,12 @@ const env = loadEnv();
 const deps = createDeps(env);
 await redisReady(deps.redis, 30_000);
 // Workers own indexing, so they make sure the index settings are current (idempotent) before starting.
-await applyIndexSettings(deps.meili, env.MEILI_INDEX_PREFIX);
+for (const name of await applyIndexSettings(deps.meili, env.MEILI_INDEX_PREFIX)) {
+  deps.log.warn("search index emptied: its documents had an earlier layout", {
+    index: name,
+    fix: "bun run papers:reindex (bun run start does it by itself)",
+  });
+}
 const workers = await startWorkers(deps);
 
 exitGracefully("workers", deps, () => workers.close());

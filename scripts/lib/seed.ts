@@ -1,4 +1,6 @@
 import { join } from "node:path";
+import { createMeili } from "../../search-index/client";
+import { indexUid } from "../../search-index/settings";
 import { findAccountByEmail } from "../../shared/db/repositories/accounts";
 import { countPapers } from "../../shared/db/repositories/papers";
 import { createSql, type Sql } from "../../shared/db/sql";
@@ -65,6 +67,27 @@ export async function loadWhenEmpty(
     stderr: "inherit",
   });
   if ((await child.exited) !== 0) throw new Error(`Loading the demo ${load.what} failed (see above).`);
+}
+
+/**
+ * Rebuilds the paper search index from PostgreSQL (`papers:reindex`, through the queue) when it
+ * holds fewer papers than the table: after an upgrade emptied an index of an earlier document
+ * layout (search-index/settings.ts), or when Meilisearch's data was lost.
+ */
+export async function reindexWhenBehind(env: Env, childEnv: Record<string, string | undefined>): Promise<boolean> {
+  const sql = createSql(databaseUrl(env), { max: 1 });
+  const stored = await countPapers(sql).finally(() => sql.end({ timeout: 5 }));
+  const meili = createMeili(env.MEILI_URL as string, env.MEILI_MASTER_KEY);
+  const indexed = (await meili.index(indexUid(env.MEILI_INDEX_PREFIX, "papers")).getStats()).numberOfDocuments;
+  if (indexed >= stored) return false;
+  process.stdout.write(`Rebuilding the paper search index from PostgreSQL (${indexed} of ${stored} papers indexed)…\n`);
+  const child = Bun.spawn([process.execPath, "scripts/papers-reindex.ts"], {
+    env: childEnv,
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  if ((await child.exited) !== 0) throw new Error("Rebuilding the paper search index failed (see above).");
+  return true;
 }
 
 /** Loads the demo papers through the queue (like any ingest) when the papers table is empty. */

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { QueueEvents } from "bullmq";
-import { DEMO_PAPERS } from "../../scripts/lib/seed";
-import { paperKey } from "../../search-index/papers";
-import { indexUid } from "../../search-index/settings";
+import { DEMO_PAPERS, reindexWhenBehind } from "../../scripts/lib/seed";
+import { fromPaperHit, type PaperDocument, paperKey, toPaperDocument } from "../../search-index/papers";
+import { applyIndexSettings, indexUid } from "../../search-index/settings";
 import { countPapers, findPaperById } from "../../shared/db/repositories/papers";
 import type { Deps } from "../../shared/deps";
-import { parseSourceLine, type SourcePaper } from "../../shared/papers/record";
+import { type Paper, parseSourceLine, type SourcePaper } from "../../shared/papers/record";
 import { enqueue } from "../../shared/queue";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { processEnvFor, queueEventsFor, testDeps, testWorld } from "../helpers/infra";
@@ -92,15 +92,28 @@ describe("paper ingestion through the queue", () => {
     expect(await meiliCount()).toBe(pgCount);
     const stored = await findPaperById(deps.sql, "hep-th/9901001");
     expect(stored).toBeDefined();
-    const {
-      pk: _pk,
-      authorNames: _a,
-      categoryArchives: _c,
-      submittedTs: _s,
-      updatedTs: _u,
-      ...document
-    } = await index.getDocument(paperKey("hep-th/9901001"));
-    expect(document).toEqual(stored as never);
+    const document = await index.getDocument<PaperDocument>(paperKey("hep-th/9901001"));
+    expect(fromPaperHit(document)).toEqual(stored as Paper);
+  }, 60_000);
+
+  test("documents of an earlier layout are emptied by the settings step and rebuilt when the index is behind", async () => {
+    const { env } = await testWorld();
+    const index = deps.meili.index(indexUid(deps.env.MEILI_INDEX_PREFIX, "papers"));
+    const stored = (await findPaperById(deps.sql, "hep-th/9901001")) as Paper;
+    // Up to layout 1, documents held the API's fields as attributes and no `record`.
+    await index.deleteAllDocuments().waitTask({ timeout: 30_000 });
+    await index.addDocuments([{ ...stored, pk: paperKey(stored.id) }]).waitTask({ timeout: 30_000 });
+    expect(await applyIndexSettings(deps.meili, deps.env.MEILI_INDEX_PREFIX)).toEqual(["papers"]);
+    expect(await meiliCount()).toBe(0);
+    // Current documents are left alone.
+    await index.addDocuments([toPaperDocument(stored)]).waitTask({ timeout: 30_000 });
+    expect(await applyIndexSettings(deps.meili, deps.env.MEILI_INDEX_PREFIX)).toEqual([]);
+    expect(await meiliCount()).toBe(1);
+
+    const pgCount = await countPapers(deps.sql);
+    expect(await reindexWhenBehind(env, processEnvFor(env))).toBe(true);
+    expect(await meiliCount()).toBe(pgCount);
+    expect(await reindexWhenBehind(env, processEnvFor(env))).toBe(false);
   }, 60_000);
 
   test("a file that is not arXiv metadata is refused line by line, with reasons", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
-import { fromPaperDocument, paperKey, toPaperDocument } from "../../search-index/papers";
+import { fromPaperHit, paperHitsJson, paperKey, toPaperDocument } from "../../search-index/papers";
 import { baseArxivId, PaperSchema, parseSourceLine, toPaper } from "../../shared/papers/record";
 import "../../shared/formats";
 
@@ -69,6 +69,19 @@ describe("paper record", () => {
     expect(document.pk).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(document.categoryArchives).toEqual(["hep-th", "astro-ph"]);
     expect(document.authorNames).toEqual(["Yosuke Imamura", "J. Doe Jr"]);
-    expect(fromPaperDocument(document)).toEqual(paper);
+    expect(fromPaperHit(document)).toEqual(paper);
+    // The searched fields hold what the record says; display-only ones live in the record alone.
+    expect(document.title).toBe(paper.title);
+    expect(document.submittedTs).toBe(Date.parse(paper.submittedDate));
+    expect(Object.keys(document)).not.toContain("authorsParsed");
+    expect(Object.keys(document)).not.toContain("versions");
+  });
+
+  test("hits become the papers' JSON array without re-serialising", () => {
+    const paper = toPaper(parseSourceLine(JSON.stringify(SOURCE)));
+    const other = { ...paper, id: "0704.0001", title: 'A "quoted" title \\ with a backslash' };
+    const hits = [toPaperDocument(paper), toPaperDocument(other)].map(({ record }) => ({ record }));
+    expect(JSON.parse(Buffer.from(paperHitsJson(hits)).toString())).toEqual([paper, other]);
+    expect(Buffer.from(paperHitsJson([])).toString()).toBe("[]");
   });
 });
