@@ -6,7 +6,7 @@ import { hashApiKey, isWellFormedKey, sameHash } from "../keys";
 import type { PlanId, PlanTable } from "../plans";
 import { type Redis, redisKeys } from "../redis";
 import { rateLimitRejections } from "../serviceMetrics";
-import { createRateLimiter, nextSlotId, type RateDecision } from "./rateLimit";
+import { createRateLimiter, type KeyCall, type RateDecision } from "./rateLimit";
 import { createSlotLeases, type KeySlots, newKeySlots } from "./slotLeases";
 import { unavailable } from "./unavailable";
 
@@ -32,6 +32,8 @@ interface CacheEntry {
   version: string;
   expiresAt: number;
   slots: KeySlots;
+  /** The key's rate-limit call, built once (a request served from a lease sends nothing). */
+  call?: KeyCall;
 }
 
 /** Upper bound on how long a process trusts its cached copy of a key without hearing from Redis. */
@@ -39,6 +41,7 @@ const CACHE_TTL_MS = 60_000;
 /** Every hourly-limit 429 is built here, so this is where they are counted. */
 const rejections = rateLimitRejections.labels();
 const CACHE_MAX = 50_000;
+const redisUnavailable = unavailable("Redis");
 const UNAUTHORIZED = "Provide a valid API key as `Authorization: Bearer <key>` or `x-api-key: <key>`.";
 
 /**
@@ -100,6 +103,16 @@ export function createAuthenticator(deps: AuthDeps) {
       version,
       expiresAt: Date.now() + CACHE_TTL_MS,
       slots: newKeySlots(),
+      call: principal
+        ? {
+            rateKey: keys.rateLimit(principal.accountId),
+            authVersionKey: keys.authVersion(hex),
+            usageKey: keys.keyUsage,
+            limit: deps.plans[principal.plan].requestsPerHour,
+            keyId: principal.keyId,
+            expectedVersion: version,
+          }
+        : undefined,
     };
     if (cache.size >= CACHE_MAX) forget(cache.keys().next().value as string);
     cache.set(apiKey, entry);
@@ -108,26 +121,23 @@ export function createAuthenticator(deps: AuthDeps) {
   }
 
   async function authorize(apiKey: string | undefined): Promise<{ principal: Principal; rate: RateDecision }> {
-    if (!apiKey || !isWellFormedKey(apiKey)) throw new AppError("UNAUTHORIZED", UNAUTHORIZED);
+    if (!apiKey) throw new AppError("UNAUTHORIZED", UNAUTHORIZED);
     let entry = cache.get(apiKey);
+    // Only well-formed keys are ever cached, so a cached one needs no second shape check.
+    if (!entry && !isWellFormedKey(apiKey)) throw new AppError("UNAUTHORIZED", UNAUTHORIZED);
     for (let attempt = 0; attempt < 3; attempt++) {
       if (!entry || entry.expiresAt < Date.now()) {
         if (entry) forget(apiKey);
         entry = await load(apiKey);
       }
-      const principal = entry.principal;
-      if (!principal) throw new AppError("UNAUTHORIZED", UNAUTHORIZED);
-      const rate = await leases
-        .take(entry.slots, {
-          rateKey: keys.rateLimit(principal.accountId),
-          authVersionKey: keys.authVersion(entry.hex),
-          usageKey: keys.keyUsage,
-          limit: deps.plans[principal.plan].requestsPerHour,
-          slotId: nextSlotId(),
-          keyId: principal.keyId,
-          expectedVersion: entry.version,
-        })
-        .catch(unavailable("Redis"));
+      const { principal, call } = entry;
+      if (!principal || !call) throw new AppError("UNAUTHORIZED", UNAUTHORIZED);
+      let rate: RateDecision;
+      try {
+        rate = await leases.take(entry.slots, call);
+      } catch (error) {
+        return redisUnavailable(error);
+      }
       if (rate.outcome === "stale") {
         forget(apiKey);
         entry = undefined;

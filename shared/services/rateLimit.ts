@@ -104,6 +104,9 @@ export interface RateLimitCall {
   prefetch?: boolean;
 }
 
+/** What every Redis round trip for one key sends: all of a call but its per-call parts. */
+export type KeyCall = Omit<RateLimitCall, "slotId" | "want" | "prefetch">;
+
 type Reply = [number, number, number, string];
 
 export function createRateLimiter(redis: Redis, options: { windowMs?: number } = {}) {

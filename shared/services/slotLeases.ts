@@ -1,5 +1,5 @@
 import type { Redis } from "../redis";
-import { LEASE_MS, nextSlotId, type RateDecision, type RateLimitCall, type RateLimiter } from "./rateLimit";
+import { type KeyCall, LEASE_MS, nextSlotId, type RateDecision, type RateLimiter } from "./rateLimit";
 
 /**
  * Rate-limit slots an API process holds for one key, so most requests of a busy key need no Redis
@@ -68,7 +68,7 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
     return slots.want;
   }
 
-  function prefetch(slots: KeySlots, call: RateLimitCall): void {
+  function prefetch(slots: KeySlots, call: KeyCall): void {
     const askedAt = performance.now();
     const slotId = nextSlotId();
     const fetching = consume({ ...call, slotId, want: Math.max(2, busier(slots, askedAt)), prefetch: true })
@@ -83,7 +83,7 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
     slots.inFlight = fetching;
   }
 
-  function fromLease(slots: KeySlots, call: RateLimitCall, now: number): RateDecision | undefined {
+  function fromLease(slots: KeySlots, call: KeyCall, now: number): RateDecision | undefined {
     let current = slots.current;
     if (current && (now >= current.usableUntil || current.members.length === 0)) release(slots, current);
     if (!slots.current && slots.next) {
@@ -104,12 +104,12 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
     };
   }
 
-  function staleDecision(call: RateLimitCall, version: string): RateDecision {
+  function staleDecision(call: KeyCall, version: string): RateDecision {
     return { outcome: "stale", limit: call.limit, granted: 0, remaining: 0, resetMs: 0, authVersion: version };
   }
 
   /** Takes one slot for this request: from a lease when possible, else from Redis (leasing more). */
-  async function take(slots: KeySlots, call: RateLimitCall): Promise<RateDecision> {
+  async function take(slots: KeySlots, call: KeyCall): Promise<RateDecision> {
     for (;;) {
       if (slots.stale) return staleDecision(call, slots.stale);
       const leased = fromLease(slots, call, performance.now());
@@ -118,13 +118,15 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
       await slots.inFlight.catch(() => {});
     }
     const askedAt = performance.now();
-    const asking = consume({ ...call, want: busier(slots, askedAt) });
+    // Slot ids are drawn only for round trips: a request served from a lease needs none.
+    const slotId = nextSlotId();
+    const asking = consume({ ...call, slotId, want: busier(slots, askedAt) });
     slots.inFlight = asking;
     try {
       const rate = await asking;
       if (rate.outcome !== "allowed" || rate.granted <= 1) return rate;
       // Slot 1 is this request; the lease holds the rest.
-      const held = lease(rate, call.rateKey, call.slotId, 2, askedAt);
+      const held = lease(rate, call.rateKey, slotId, 2, askedAt);
       hold(slots, held, "current");
       return { ...rate, remaining: rate.remaining + held.members.length };
     } finally {

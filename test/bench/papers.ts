@@ -14,7 +14,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stopProcess } from "../../scripts/lib/processes";
 import { fieldedSearchBody } from "../../search-index/advancedSearch";
-import { PAPERS_SETTINGS, toPaperDocument } from "../../search-index/papers";
+import { fromPaperHit, PAPERS_SETTINGS, type PaperHit, toPaperDocument } from "../../search-index/papers";
 import { titleSearchBody } from "../../search-index/searchPapers";
 import { indexUid } from "../../search-index/settings";
 import { parseSourceLine, toPaper } from "../../shared/papers/record";
@@ -135,7 +135,7 @@ try {
     });
     const [viaApi, direct] = [
       ((await response.json()) as { data: unknown }).data,
-      ((await raw.json()) as { hits: unknown }).hits,
+      ((await raw.json()) as { hits: PaperHit[] }).hits.map(fromPaperHit),
     ];
     if (JSON.stringify(viaApi) !== JSON.stringify(direct)) throw new Error(`API and Meilisearch disagree on ${path}`);
   }
