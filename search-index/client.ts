@@ -37,10 +37,15 @@ function serverOf(meili: Meilisearch): SearchServer {
  * this is one fetch with prebuilt headers, shared with other searches under load
  * (searchBatches.ts).
  */
+export function searchBytes(meili: Meilisearch, uid: string, body: object): Promise<Buffer> {
+  return search(serverOf(meili), uid, body);
+}
+
+/** `searchBytes`, parsed. */
 export async function searchIndex<Hit, Meta = object>(
   meili: Meilisearch,
   uid: string,
   body: object,
 ): Promise<{ hits: Hit[] } & Meta> {
-  return JSON.parse((await search(serverOf(meili), uid, body)).toString()) as { hits: Hit[] } & Meta;
+  return JSON.parse((await searchBytes(meili, uid, body)).toString()) as { hits: Hit[] } & Meta;
 }

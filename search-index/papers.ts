@@ -8,12 +8,15 @@ export function paperKey(id: string): string {
 
 /**
  * What Meilisearch stores per paper: the fields searches match, filter, sort and facet on, plus
- * `record`, the API's paper as JSON text. Searches retrieve only `record`. Meilisearch turns every
- * field of a hit into JSON values whatever a search retrieves, so a hit's cost grows with what the
- * document holds: measured on the 145k papers, 20 hits with the API's fields as separate (nested)
- * attributes cost 1.39 ms of Meilisearch CPU per search, the same hits as one `record` string
- * 0.84–0.89 ms, and unpacking the records costs the API ~0.06 ms (docs/benchmarks.md, session 18).
- * Display-only fields (parsed authors, versions, licence, links, ISO dates) live only in `record`.
+ * `record`, the API's paper as base64-encoded JSON. Searches retrieve only `record`. Meilisearch
+ * turns every field of a hit into JSON values whatever a search retrieves, so a hit's cost grows
+ * with what the document holds: measured on the 145k papers, 20 hits with the API's fields as
+ * separate (nested) attributes cost 1.39 ms of Meilisearch CPU per search, the same hits as one
+ * string ~0.8 ms. Base64 rather than JSON text: a JSON string would escape every quote of the
+ * record, which the API would have to parse out again (~65 µs per page, against ~14 µs to find
+ * and decode base64; Meilisearch's cost is the same or slightly lower). docs/benchmarks.md,
+ * session 18. Display-only fields (parsed authors, versions, licence, links, ISO dates) live only
+ * in `record`.
  */
 export interface PaperDocument {
   pk: string;
@@ -35,7 +38,7 @@ export interface PaperDocument {
   /** Dates as epoch milliseconds: Meilisearch sorts and filters numbers, not date strings. */
   submittedTs: number;
   updatedTs: number;
-  /** The API's paper record, serialised. */
+  /** The API's paper record: its JSON, base64-encoded. */
   record: string;
 }
 
@@ -57,7 +60,7 @@ export function toPaperDocument(paper: Paper): PaperDocument {
     categoryArchives: [...new Set(paper.categories.map((category) => category.split(".")[0] as string))],
     submittedTs: Date.parse(paper.submittedDate),
     updatedTs: Date.parse(paper.lastUpdatedDate),
-    record: JSON.stringify(paper),
+    record: Buffer.from(JSON.stringify(paper)).toString("base64"),
   };
 }
 
@@ -67,12 +70,58 @@ export type PaperHit = Pick<PaperDocument, "record">;
 
 /** The paper a search hit carries. */
 export function fromPaperHit(hit: PaperHit): Paper {
-  return JSON.parse(hit.record) as Paper;
+  return JSON.parse(Buffer.from(hit.record, "base64").toString("utf8")) as Paper;
 }
 
-/** The papers of some hits as one JSON array, from their records' text (never parsed, never re-serialised). */
-export function paperHitsJson(hits: readonly PaperHit[]): Uint8Array {
-  return Buffer.from(`[${hits.map((hit) => hit.record).join(",")}]`);
+const OPEN = Buffer.from("[");
+const COMMA = Buffer.from(",");
+const CLOSE = Buffer.from("]");
+
+/** The papers of parsed hits as one JSON array. */
+export function paperHitsJson(hits: readonly PaperHit[]): Buffer {
+  return joinPapers(hits.map((hit) => Buffer.from(hit.record, "base64")));
+}
+
+function joinPapers(papers: Uint8Array[]): Buffer {
+  const parts: Uint8Array[] = [OPEN];
+  for (const [i, paper] of papers.entries()) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(paper);
+  }
+  parts.push(CLOSE);
+  return Buffer.concat(parts);
+}
+
+const HIT_OPEN = Buffer.from('{"record":"');
+const QUOTE = 0x22;
+const HIT_CLOSE = 0x7d;
+const LIST_OPEN = 0x5b;
+const LIST_NEXT = 0x2c;
+const LIST_CLOSE = 0x5d;
+
+/**
+ * Reads a hits array of records (`[{"record":"…"},…]`, as Meilisearch writes it when a search
+ * retrieves only `record`) straight from an answer's bytes, starting at `from`: the papers as one
+ * JSON array, and where the hits array ends (its `]`). Base64 holds no quote, so each record ends
+ * at the next `"`. Undefined for any other layout: the caller then parses the answer whole.
+ */
+export function paperHitsAt(bytes: Buffer, from: number): { papers: Buffer; end: number } | undefined {
+  if (bytes[from] !== LIST_OPEN) return undefined;
+  const papers: Uint8Array[] = [];
+  let at = from + 1;
+  while (bytes[at] !== LIST_CLOSE) {
+    if (papers.length > 0) {
+      if (bytes[at] !== LIST_NEXT) return undefined;
+      at += 1;
+    }
+    if (!bytes.subarray(at, at + HIT_OPEN.length).equals(HIT_OPEN)) return undefined;
+    const start = at + HIT_OPEN.length;
+    const end = bytes.indexOf(QUOTE, start);
+    if (end === -1 || bytes[end + 1] !== HIT_CLOSE) return undefined;
+    papers.push(Buffer.from(bytes.toString("latin1", start, end), "base64"));
+    at = end + 2;
+  }
+  return { papers: joinPapers(papers), end: at };
 }
 
 /** Every searched field, in ranking order; the `all` filter searches all of them. */

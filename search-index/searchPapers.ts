@@ -1,6 +1,6 @@
 import { type PaperPage, type PaperPageJson, papersJson } from "../shared/papers/page";
-import { type Meilisearch, searchIndex } from "./client";
-import { PAPER_HIT_FIELDS, type PaperHit, paperHitsJson } from "./papers";
+import { type Meilisearch, searchBytes } from "./client";
+import { PAPER_HIT_FIELDS, type PaperHit, paperHitsAt, paperHitsJson } from "./papers";
 import { indexUid } from "./settings";
 
 export type { PaperPage, PaperPageJson };
@@ -36,10 +36,33 @@ export async function searchPaperPage(
   body: object,
   window: { page: number; limit: number },
 ): Promise<PaperPageJson> {
-  const { hits, totalHits } = await searchIndex<PaperHit, { totalHits: number }>(meili, uid, body);
+  const { papers, totalHits } = readPaperAnswer(await searchBytes(meili, uid, body));
   const { page, limit } = window;
   const hasMore = (page + 1) * limit < Math.min(totalHits, MAX_REACHABLE_HITS);
-  return { data: paperHitsJson(hits), pagination: { page, limit, hasMore, nextPage: hasMore ? page + 1 : null } };
+  return { data: papers, pagination: { page, limit, hasMore, nextPage: hasMore ? page + 1 : null } };
+}
+
+const HITS_KEY = Buffer.from('"hits":');
+
+/**
+ * A search answer's papers and `totalHits`. Meilisearch writes `hits` first (after `indexUid` in a
+ * multi-search, which holds no quote); the records are read from the bytes (`paperHitsAt`) and only
+ * the short rest is parsed. An answer of another layout is parsed whole, so a Meilisearch upgrade
+ * that changes it stays correct.
+ */
+export function readPaperAnswer(bytes: Buffer): { papers: Uint8Array; totalHits: number } {
+  const key = bytes.indexOf(HITS_KEY);
+  const hits = key === -1 ? undefined : paperHitsAt(bytes, key + HITS_KEY.length);
+  if (hits && bytes[hits.end + 1] === 0x2c) {
+    try {
+      const rest = JSON.parse(`{${bytes.toString("utf8", hits.end + 2)}`) as { totalHits?: unknown };
+      if (typeof rest.totalHits === "number") return { papers: hits.papers, totalHits: rest.totalHits };
+    } catch {
+      // Not the expected layout after all: parsed whole below.
+    }
+  }
+  const whole = JSON.parse(bytes.toString()) as { hits: PaperHit[]; totalHits: number };
+  return { papers: paperHitsJson(whole.hits), totalHits: whole.totalHits };
 }
 
 /** What title search sends to Meilisearch (the bench sends the same bodies straight to Meilisearch). */

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
-import { fromPaperHit, paperHitsJson, paperKey, toPaperDocument } from "../../search-index/papers";
+import { fromPaperHit, paperHitsAt, paperHitsJson, paperKey, toPaperDocument } from "../../search-index/papers";
+import { readPaperAnswer } from "../../search-index/searchPapers";
 import { baseArxivId, PaperSchema, parseSourceLine, toPaper } from "../../shared/papers/record";
 import "../../shared/formats";
 
@@ -83,5 +84,34 @@ describe("paper record", () => {
     const hits = [toPaperDocument(paper), toPaperDocument(other)].map(({ record }) => ({ record }));
     expect(JSON.parse(Buffer.from(paperHitsJson(hits)).toString())).toEqual([paper, other]);
     expect(Buffer.from(paperHitsJson([])).toString()).toBe("[]");
+  });
+
+  test("search answers are read from their bytes, in Meilisearch's layouts and any other", () => {
+    const paper = toPaper(parseSourceLine(JSON.stringify(SOURCE)));
+    const other = { ...paper, id: "0704.0001", title: 'Ünïcode, "quotes" and a \\ backslash' };
+    const hits = [paper, other].map((p) => ({ record: toPaperDocument(p).record }));
+    const tail =
+      '"query":"x \\"hits\\":[","processingTimeMs":1,"hitsPerPage":20,"page":1,"totalPages":1,"totalHits":42}';
+    const answers = [
+      `{"hits":${JSON.stringify(hits)},${tail}`,
+      `{"indexUid":"test_papers","hits":${JSON.stringify(hits)},${tail}`,
+      // Other layouts are parsed whole: keys in another order, a hit with another key.
+      JSON.stringify({ totalHits: 42, hits }),
+      JSON.stringify({ hits: hits.map((hit) => ({ ...hit, _rankingScore: 1 })), totalHits: 42 }),
+    ];
+    // The records of the first three are read from the bytes; the fourth's hits have another key.
+    const fast = answers.map((answer) => {
+      const bytes = Buffer.from(answer);
+      return paperHitsAt(bytes, bytes.indexOf('"hits":') + '"hits":'.length) !== undefined;
+    });
+    expect(fast).toEqual([true, true, true, false]);
+    for (const answer of answers) {
+      const read = readPaperAnswer(Buffer.from(answer));
+      expect(JSON.parse(Buffer.from(read.papers).toString())).toEqual([paper, other]);
+      expect(read.totalHits).toBe(42);
+    }
+    const empty = readPaperAnswer(Buffer.from(`{"hits":[],${tail.replace("42", "0")}`));
+    expect(Buffer.from(empty.papers).toString()).toBe("[]");
+    expect(empty.totalHits).toBe(0);
   });
 });
