@@ -8,7 +8,10 @@ import { type KeyCall, LEASE_MS, nextSlotId, type RateDecision, type RateLimiter
  * rarely wait. Unused slots are handed back to Redis.
  */
 interface Lease {
-  members: string[];
+  /** The lease's slots are the members `<slotId>:<n>` for n from `next` to `last`; unused ones go back. */
+  slotId: string;
+  next: number;
+  last: number;
   rateKey: string;
   /** Monotonic local time the lease must be used by: never later than when Redis logged its slots. */
   usableUntil: number;
@@ -30,6 +33,11 @@ export interface KeySlots {
 
 const MAX_LEASE = 64;
 
+/** Slots of a lease not handed out yet. */
+function left(lease: Lease): number {
+  return lease.last - lease.next + 1;
+}
+
 export function newKeySlots(): KeySlots {
   return { want: 1, lastAskedAt: Number.NEGATIVE_INFINITY };
 }
@@ -39,9 +47,11 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
     if (!lease) return;
     if (slots.current === lease) slots.current = undefined;
     if (slots.next === lease) slots.next = undefined;
-    if (lease.members.length === 0) return;
+    if (left(lease) === 0) return;
     slots.want = Math.max(1, slots.want >> 1);
-    const members = lease.members.splice(0);
+    const members: string[] = [];
+    for (let n = lease.next; n <= lease.last; n++) members.push(`${lease.slotId}:${n}`);
+    lease.next = lease.last + 1;
     void redis.zrem(lease.rateKey, ...members).catch(() => {});
   }
 
@@ -51,10 +61,11 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
   }
 
   function lease(rate: RateDecision, rateKey: string, slotId: string, first: number, askedAt: number): Lease {
-    const members = Array.from({ length: rate.granted - first + 1 }, (_, i) => `${slotId}:${first + i}`);
     // `askedAt` precedes Redis's clock when it logged the slots at (its now + LEASE_MS).
     return {
-      members,
+      slotId,
+      next: first,
+      last: rate.granted,
       rateKey,
       usableUntil: askedAt + LEASE_MS,
       serverRemaining: rate.remaining,
@@ -85,20 +96,20 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
 
   function fromLease(slots: KeySlots, call: KeyCall, now: number): RateDecision | undefined {
     let current = slots.current;
-    if (current && (now >= current.usableUntil || current.members.length === 0)) release(slots, current);
+    if (current && (now >= current.usableUntil || left(current) === 0)) release(slots, current);
     if (!slots.current && slots.next) {
       slots.current = slots.next;
       slots.next = undefined;
     }
     current = slots.current;
     if (!current || now >= current.usableUntil) return undefined;
-    current.members.pop();
-    if (!slots.inFlight && !slots.next && current.members.length <= slots.want >> 2) prefetch(slots, call);
+    current.next += 1;
+    if (!slots.inFlight && !slots.next && left(current) <= slots.want >> 2) prefetch(slots, call);
     return {
       outcome: "allowed",
       limit: call.limit,
       granted: 1,
-      remaining: current.serverRemaining + current.members.length,
+      remaining: current.serverRemaining + left(current),
       resetMs: Math.max(0, current.resetAt - now),
       authVersion: call.expectedVersion,
     };
@@ -128,7 +139,7 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
       // Slot 1 is this request; the lease holds the rest.
       const held = lease(rate, call.rateKey, slotId, 2, askedAt);
       hold(slots, held, "current");
-      return { ...rate, remaining: rate.remaining + held.members.length };
+      return { ...rate, remaining: rate.remaining + left(held) };
     } finally {
       if (slots.inFlight === asking) slots.inFlight = undefined;
     }
