@@ -18,21 +18,23 @@ export function paperKey(id: string): string {
  * session 18. Display-only fields (parsed authors, versions, licence, links, ISO dates) live only
  * in `record`.
  */
-export interface PaperDocument {
+export type PaperDocument = Pick<
+  Paper,
+  | "id"
+  | "title"
+  | "abstract"
+  | "authors"
+  | "submitter"
+  | "comments"
+  | "journalRef"
+  | "doi"
+  | "reportNo"
+  | "categories"
+  | "primaryCategory"
+> & {
   pk: string;
-  id: string;
-  title: string;
-  abstract: string | null;
-  authors: string;
   /** `First Last` per parsed author, so author names match as written and as parsed. */
   authorNames: string[];
-  submitter: string | null;
-  comments: string | null;
-  journalRef: string | null;
-  doi: string | null;
-  reportNo: string | null;
-  categories: string[];
-  primaryCategory: string;
   /** Archives of the categories (`astro-ph` for `astro-ph.CO`), for archive-level category filters. */
   categoryArchives: string[];
   /** Dates as epoch milliseconds: Meilisearch sorts and filters numbers, not date strings. */
@@ -40,7 +42,7 @@ export interface PaperDocument {
   updatedTs: number;
   /** The API's paper record: its JSON, base64-encoded. */
   record: string;
-}
+};
 
 export function toPaperDocument(paper: Paper): PaperDocument {
   return {

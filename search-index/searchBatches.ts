@@ -203,6 +203,6 @@ export function splitResults(bytes: Buffer, uids: string[]): Buffer[] {
 }
 
 /** How a multi-search result for `uid` opens: `{"indexUid":"<uid>",`. */
-export function opening(uid: string): Buffer {
+function opening(uid: string): Buffer {
   return Buffer.from(`{"indexUid":${JSON.stringify(uid)},`);
 }

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { DEMO_PAPERS } from "../../scripts/lib/seed";
 import { toPaperDocument } from "../../search-index/papers";
 import { applyIndexSettings, indexUid } from "../../search-index/settings";
 import type { Deps } from "../../shared/deps";
-import { parseSourceLine, toPaper } from "../../shared/papers/record";
 import { setPlan } from "../../shared/services/accounts";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { type SttReplay, startSttReplay } from "../fixtures/transcription/replayServer";
@@ -18,6 +16,7 @@ import {
   screenshot,
   startSite,
 } from "../helpers/browser";
+import { demoPapers } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
 import { TEST_PASSWORD, uniqueEmail } from "../helpers/website";
 
@@ -46,8 +45,7 @@ let chatUrl: string;
 async function papersIndexOfOwn(base: Deps): Promise<Deps> {
   const prefix = `${base.env.MEILI_INDEX_PREFIX}browser_`;
   await applyIndexSettings(base.meili, prefix);
-  const lines = new TextDecoder().decode(Bun.gunzipSync(await Bun.file(DEMO_PAPERS).bytes())).split("\n");
-  const documents = lines.slice(0, 20).map((line) => toPaperDocument(toPaper(parseSourceLine(line))));
+  const documents = (await demoPapers()).slice(0, 20).map(toPaperDocument);
   // Waiting for this task also waits for the settings queued before it.
   await base.meili
     .index(indexUid(prefix, "papers"))

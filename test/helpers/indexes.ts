@@ -3,9 +3,18 @@ import { DEMO_CONDITIONS } from "../../scripts/lib/seedConditions";
 import { toPaperDocument } from "../../search-index/papers";
 import { applyIndexSettings, indexUid } from "../../search-index/settings";
 import type { Deps } from "../../shared/deps";
-import { parseSourceLine, toPaper } from "../../shared/papers/record";
+import { type Paper, parseSourceLine, toPaper } from "../../shared/papers/record";
 import { startWorkers } from "../../workers/runner";
 import { processEnvFor } from "./infra";
+
+/** The bundled demo papers as API records, in file order. */
+export async function demoPapers(): Promise<Paper[]> {
+  const text = new TextDecoder().decode(Bun.gunzipSync(await Bun.file(DEMO_PAPERS).bytes()));
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => toPaper(parseSourceLine(line)));
+}
 
 /**
  * Search indexes of a test file's own (index prefix `<run prefix><name>_`), so other files cannot
@@ -19,11 +28,7 @@ export async function ownIndexes(base: Deps, name: string, options: { conditions
   await applyIndexSettings(deps.meili, prefix);
   // The MONDO load takes most of the time (about 20 s here); `conditions: false` leaves that index empty.
   if (options.conditions !== false) await loadConditions(deps);
-  const text = new TextDecoder().decode(Bun.gunzipSync(await Bun.file(DEMO_PAPERS).bytes()));
-  const documents = text
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => toPaperDocument(toPaper(parseSourceLine(line))));
+  const documents = (await demoPapers()).map(toPaperDocument);
   await deps.meili
     .index(indexUid(prefix, "papers"))
     .addDocuments(documents, { primaryKey: "pk" })

@@ -4,13 +4,12 @@ import { createApp } from "../../api/app";
 import { errorHandler } from "../../api/plugins/errors";
 import { LARGE_BODY_BYTES, largeBodies, responseBody } from "../../api/plugins/largeBodies";
 import { freePort } from "../../scripts/lib/processes";
-import { DEMO_PAPERS } from "../../scripts/lib/seed";
 import { indexPapers } from "../../search-index/ingest";
 import { applyIndexSettings } from "../../search-index/settings";
 import { insertChatWithMessage } from "../../shared/db/repositories/chats";
 import type { Deps } from "../../shared/deps";
-import { parseSourceLine, toPaper } from "../../shared/papers/record";
 import { createTestAccount } from "../helpers/http";
+import { demoPapers } from "../helpers/indexes";
 import { logLines, testDeps, testLog } from "../helpers/infra";
 
 /** One raw HTTP/1.1 exchange, so the framing on the wire (Content-Length or chunked) is visible. */
@@ -118,12 +117,7 @@ describe("large bodies leave as a stream", () => {
       const base = await testDeps();
       deps = { ...base, env: { ...base.env, MEILI_INDEX_PREFIX: `${base.env.MEILI_INDEX_PREFIX}large_` } };
       await applyIndexSettings(deps.meili, deps.env.MEILI_INDEX_PREFIX);
-      const text = new TextDecoder().decode(Bun.gunzipSync(await Bun.file(DEMO_PAPERS).bytes()));
-      const papers = text
-        .split("\n")
-        .filter(Boolean)
-        .slice(0, 300)
-        .map((line) => toPaper(parseSourceLine(line)));
+      const papers = (await demoPapers()).slice(0, 300);
       await indexPapers({ sql: deps.sql, meili: deps.meili, indexPrefix: deps.env.MEILI_INDEX_PREFIX }, papers);
       const account = await createTestAccount(deps, "pro");
       apiKey = account.apiKey;

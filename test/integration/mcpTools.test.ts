@@ -2,15 +2,14 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createApp } from "../../api/app";
-import { DEMO_PAPERS } from "../../scripts/lib/seed";
 import { upsertPapers } from "../../shared/db/repositories/papers";
 import type { Deps } from "../../shared/deps";
-import { type Paper, parseSourceLine, toPaper } from "../../shared/papers/record";
+import type { Paper } from "../../shared/papers/record";
 import { TOOLS } from "../../shared/tools";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { healthAccount } from "../helpers/health";
 import { call, createTestAccount, json, type TestAccount } from "../helpers/http";
-import { ownIndexes } from "../helpers/indexes";
+import { demoPapers, ownIndexes } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
 import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../helpers/upstream";
 
@@ -31,11 +30,7 @@ let client: Client;
 beforeAll(async () => {
   upstream = startUpstreamFixtures();
   deps = await ownIndexes(withUpstream(await testDeps(), upstream), "mcptools");
-  const text = new TextDecoder().decode(Bun.gunzipSync(await Bun.file(DEMO_PAPERS).bytes()));
-  papers = text
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => toPaper(parseSourceLine(line)));
+  papers = await demoPapers();
   // get_paper reads PostgreSQL, like GET /api/v1/papers/{id}; the same rows papersSearch writes.
   await upsertPapers(deps.sql, papers.slice(0, 50));
   workers = await startWorkers(deps, { queues: ["chat", "rxnav", "openfda"] });

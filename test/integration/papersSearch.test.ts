@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import { DEMO_PAPERS } from "../../scripts/lib/seed";
 import { indexPapers } from "../../search-index/ingest";
 import { applyIndexSettings } from "../../search-index/settings";
 import type { Deps } from "../../shared/deps";
-import { type Paper, parseSourceLine, toPaper } from "../../shared/papers/record";
+import type { Paper } from "../../shared/papers/record";
 import { PLANS, type PlanTable } from "../../shared/plans";
 import { call, createTestAccount, errorOf, type TestAccount, type TestApp } from "../helpers/http";
+import { demoPapers } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
 
 let deps: Deps;
@@ -22,11 +22,7 @@ beforeAll(async () => {
   // An index of its own, so other test files writing papers cannot change what this one expects.
   deps = { ...base, env: { ...base.env, MEILI_INDEX_PREFIX: `${base.env.MEILI_INDEX_PREFIX}search_` } };
   await applyIndexSettings(deps.meili, deps.env.MEILI_INDEX_PREFIX);
-  const text = new TextDecoder().decode(Bun.gunzipSync(await Bun.file(DEMO_PAPERS).bytes()));
-  papers = text
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => toPaper(parseSourceLine(line)));
+  papers = await demoPapers();
   for (let i = 0; i < papers.length; i += 1000) {
     await indexPapers(
       { sql: deps.sql, meili: deps.meili, indexPrefix: deps.env.MEILI_INDEX_PREFIX },

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { waitFor } from "../../scripts/lib/processes";
-import { DEMO_PAPERS } from "../../scripts/lib/seed";
 import { createMeili, type Meilisearch, searchIndex } from "../../search-index/client";
 import { toPaperDocument } from "../../search-index/papers";
 import {
@@ -15,7 +14,8 @@ import {
 import { titleSearchBody } from "../../search-index/searchPapers";
 import { applyIndexSettings, indexUid } from "../../search-index/settings";
 import type { Deps } from "../../shared/deps";
-import { type Paper, parseSourceLine, toPaper } from "../../shared/papers/record";
+import type { Paper } from "../../shared/papers/record";
+import { demoPapers } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
 
 let deps: Deps;
@@ -28,12 +28,7 @@ beforeAll(async () => {
   const base = await testDeps();
   deps = { ...base, env: { ...base.env, MEILI_INDEX_PREFIX: `${base.env.MEILI_INDEX_PREFIX}batches_` } };
   await applyIndexSettings(deps.meili, deps.env.MEILI_INDEX_PREFIX);
-  const text = new TextDecoder().decode(Bun.gunzipSync(await Bun.file(DEMO_PAPERS).bytes()));
-  papers = text
-    .split("\n")
-    .filter(Boolean)
-    .slice(0, 400)
-    .map((line) => toPaper(parseSourceLine(line)));
+  papers = (await demoPapers()).slice(0, 400);
   uid = indexUid(deps.env.MEILI_INDEX_PREFIX, "papers");
   // Straight into this file's own index: the papers table is shared with the ingest tests.
   await deps.meili
