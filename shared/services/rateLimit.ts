@@ -4,8 +4,15 @@ import type { Redis } from "../redis";
  * Hourly request limit as an exact sliding window (a sorted-set log of request times per account).
  * Why not a fixed window or GCRA: both let a client make close to 2N requests inside some 60-minute
  * span; the log guarantees "at most N in any rolling hour", which is what "N requests per hour"
- * promises, and it makes `Retry-After` exact. It costs one sorted-set entry per request in the last
- * hour (≤ 3,600 per pro account, ~100 KB), which Redis handles easily.
+ * promises, and it makes `Retry-After` exact.
+ *
+ * Log layout: each entry is `<slotId>#<n>`, scored with the time its n slots count from, and a
+ * count key beside the log holds the slots its entries stand for (incremented on a grant,
+ * decremented as entries leave the window or hand slots back). One entry per Redis round trip,
+ * not per slot, keeps a lease of 64 slots as cheap for Redis as a single request (ZADD of 64
+ * members cost ~1.4 µs each). A pro account's log holds at most 3,600 entries, usually far fewer.
+ * Only these scripts write the log and the count, always together; a missing count (a log written
+ * before entries carried their slot counts, which were all one slot each) is recounted from the log.
  *
  * The same script checks the key's auth version (bumped on revocation or plan change), so one round
  * trip both validates the API process's cached key and takes slots. Time comes from Redis, so every
@@ -26,20 +33,71 @@ export function nextSlotId(): string {
   return `${SLOT_PREFIX}${slotCounter.toString(36)}`;
 }
 
-const SCRIPT = `
+/** The log entry standing for `slots` slots taken by one round trip. */
+export function logEntry(slotId: string, slots: number): string {
+  return `${slotId}#${slots}`;
+}
+
+/** Where the count of a log's slots lives. */
+export function slotCountKey(rateKey: string): string {
+  return `${rateKey}:n`;
+}
+
+/** Lua shared by the scripts: how many slots log entries stand for, and the log's count. */
+const SLOTS_LUA = `
+local function slotsOf(entry)
+  local n = string.match(entry, '#(%d+)$')
+  if n then return tonumber(n) end
+  return 1
+end
+local function sumSlots(entries)
+  local n = 0
+  for _, entry in ipairs(entries) do n = n + slotsOf(entry) end
+  return n
+end
+local function slotCount(log, countKey, store)
+  local count = redis.call('GET', countKey)
+  if count then return tonumber(count) end
+  if redis.call('EXISTS', log) == 0 then return 0 end
+  local n = sumSlots(redis.call('ZRANGE', log, 0, -1))
+  if store then
+    local ttl = redis.call('PTTL', log)
+    if ttl > 0 then redis.call('SET', countKey, n, 'PX', ttl) else redis.call('SET', countKey, n) end
+  end
+  return n
+end
+`;
+
+const SCRIPT = `${SLOTS_LUA}
 local version = redis.call('GET', KEYS[2]) or '0'
 if ARGV[4] ~= '*' and version ~= ARGV[4] then return {-1, 0, 0, version} end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window, limit, leaseMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[6])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local count = redis.call('ZCARD', KEYS[1])
+local count = slotCount(KEYS[1], KEYS[4], true)
+local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if #expired > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+  count = redis.call('DECRBY', KEYS[4], sumSlots(expired))
+end
 local free = limit - count
 if free <= 0 then
-  -- Denied: a slot frees when the entry at position count-limit leaves the window, or sooner
-  -- when another process hands back leased slots it did not use (leases end within leaseMs).
-  local freeing = redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')
-  local wait = tonumber(freeing[2]) + window - now
+  -- Denied: a slot frees when the entry holding slot number count-limit+1 (oldest first) leaves
+  -- the window, or sooner when another process hands back leased slots it did not use (leases end
+  -- within leaseMs).
+  local need, seen, from, at = count - limit + 1, 0, 0, nil
+  while not at do
+    local chunk = redis.call('ZRANGE', KEYS[1], from, from + 63, 'WITHSCORES')
+    if #chunk == 0 then break end
+    for i = 1, #chunk, 2 do
+      seen = seen + slotsOf(chunk[i])
+      if seen >= need then at = tonumber(chunk[i + 1]) break end
+    end
+    from = from + 64
+  end
+  -- No entry found means the count ran ahead of the log, which only a writer other than these
+  -- scripts can cause: retry within a lease lifetime rather than an hour.
+  local wait = at and at + window - now or leaseMs
   local leased = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
   if leased[2] and tonumber(leased[2]) - now < wait then wait = tonumber(leased[2]) - now end
   return {0, 0, wait, version}
@@ -53,16 +111,37 @@ elseif ARGV[9] == 'prefetch' then
   -- A prefetch serves no request now: near the limit it takes nothing.
   return {-2, free, 0, version}
 end
-local entries = {}
-for i = 1, grant do
-  entries[#entries + 1] = score
-  entries[#entries + 1] = ARGV[3] .. ':' .. i
-end
-redis.call('ZADD', KEYS[1], unpack(entries))
+redis.call('ZADD', KEYS[1], score, ARGV[3] .. '#' .. grant)
+redis.call('INCRBY', KEYS[4], grant)
 redis.call('PEXPIRE', KEYS[1], window + leaseMs)
+redis.call('PEXPIRE', KEYS[4], window + leaseMs)
 redis.call('HSET', KEYS[3], ARGV[5], now)
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 return {grant, free - grant, tonumber(oldest[2]) + window - now, version}
+`;
+
+/**
+ * Hands back the unused slots of a lease: its entry now stands for the slots used (or goes), and
+ * the count drops by the rest. An entry already gone (its window passed) has nothing to return.
+ */
+const HAND_BACK_SCRIPT = `
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score then return 0 end
+redis.call('ZREM', KEYS[1], ARGV[1])
+if tonumber(ARGV[3]) > 0 then redis.call('ZADD', KEYS[1], score, ARGV[2]) end
+if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DECRBY', KEYS[2], ARGV[4]) end
+return 1
+`;
+
+/** The window's slots now (entries past the window that no call has removed yet do not count). */
+const PEEK_SCRIPT = `${SLOTS_LUA}
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local cutoff = now - tonumber(ARGV[1])
+local used = slotCount(KEYS[1], KEYS[2], false) - sumSlots(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', cutoff))
+local oldest = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. cutoff, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+if oldest[2] then return {used, tonumber(oldest[2]) + tonumber(ARGV[1]) - now} end
+return {used, -1}
 `;
 
 export const WINDOW_MS = 3_600_000;
@@ -92,7 +171,7 @@ export interface RateLimitCall {
   limit: number;
   /**
    * Unique per call and generated by the server (never a client's request id: reusing one would
-   * overwrite its own log entries instead of adding to them). Slot members are `<slotId>:<n>`.
+   * overwrite its own log entries instead of adding to them). Its log entry is `<slotId>#<slots>`.
    */
   slotId: string;
   keyId: string;
@@ -109,12 +188,28 @@ export type KeyCall = Omit<RateLimitCall, "slotId" | "want" | "prefetch">;
 
 type Reply = [number, number, number, string];
 
+/** Runs a script by its SHA; a restarted Redis has forgotten it, so then it is sent once in full. */
+function scriptRunner(script: string) {
+  const sha = new Bun.CryptoHasher("sha1").update(script).digest("hex");
+  return async (redis: Redis, keys: string[], args: (string | number)[]): Promise<unknown> => {
+    try {
+      return await redis.evalsha(sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!String((error as Error).message).includes("NOSCRIPT")) throw error;
+      return await redis.eval(script, keys.length, ...keys, ...args);
+    }
+  };
+}
+
+const runConsume = scriptRunner(SCRIPT);
+const runHandBack = scriptRunner(HAND_BACK_SCRIPT);
+const runPeek = scriptRunner(PEEK_SCRIPT);
+
 export function createRateLimiter(redis: Redis, options: { windowMs?: number } = {}) {
   const windowMs = options.windowMs ?? WINDOW_MS;
-  const sha = new Bun.CryptoHasher("sha1").update(SCRIPT).digest("hex");
 
-  async function run(call: RateLimitCall): Promise<Reply> {
-    const keys = [call.rateKey, call.authVersionKey, call.usageKey];
+  return async function consume(call: RateLimitCall): Promise<RateDecision> {
+    const keys = [call.rateKey, call.authVersionKey, call.usageKey, slotCountKey(call.rateKey)];
     const args = [
       windowMs,
       call.limit,
@@ -126,17 +221,7 @@ export function createRateLimiter(redis: Redis, options: { windowMs?: number } =
       LEASE_THRESHOLD,
       call.prefetch ? "prefetch" : "",
     ];
-    try {
-      return (await redis.evalsha(sha, keys.length, ...keys, ...args)) as Reply;
-    } catch (error) {
-      // A restarted Redis has forgotten the script: send it once in full.
-      if (!String((error as Error).message).includes("NOSCRIPT")) throw error;
-      return (await redis.eval(SCRIPT, keys.length, ...keys, ...args)) as Reply;
-    }
-  }
-
-  return async function consume(call: RateLimitCall): Promise<RateDecision> {
-    const [code, remaining, resetMs, authVersion] = await run(call);
+    const [code, remaining, resetMs, authVersion] = (await runConsume(redis, keys, args)) as Reply;
     const outcome = code >= 1 ? "allowed" : code === 0 ? "denied" : code === -1 ? "stale" : "skipped";
     return {
       outcome,
@@ -151,15 +236,17 @@ export function createRateLimiter(redis: Redis, options: { windowMs?: number } =
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
-const PEEK_SCRIPT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local from = '(' .. (now - tonumber(ARGV[1]))
-local used = redis.call('ZCOUNT', KEYS[1], from, '+inf')
-local oldest = redis.call('ZRANGEBYSCORE', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-if oldest[2] then return {used, tonumber(oldest[2]) + tonumber(ARGV[1]) - now} end
-return {used, -1}
-`;
+/** Returns the slots of a `granted`-slot round trip that were not used (all but `used`). */
+export async function handBack(
+  redis: Redis,
+  rateKey: string,
+  slotId: string,
+  granted: number,
+  used: number,
+): Promise<void> {
+  const keys = [rateKey, slotCountKey(rateKey)];
+  await runHandBack(redis, keys, [logEntry(slotId, granted), logEntry(slotId, used), used, granted - used]);
+}
 
 /**
  * How many requests the window holds now, without taking one (the dashboard's read). Leased
@@ -170,6 +257,6 @@ export async function peekUsage(
   rateKey: string,
   windowMs = WINDOW_MS,
 ): Promise<{ used: number; resetMs: number | null }> {
-  const [used, resetMs] = (await redis.eval(PEEK_SCRIPT, 1, rateKey, windowMs)) as [number, number];
+  const [used, resetMs] = (await runPeek(redis, [rateKey, slotCountKey(rateKey)], [windowMs])) as [number, number];
   return { used, resetMs: resetMs < 0 ? null : resetMs };
 }

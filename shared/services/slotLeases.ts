@@ -1,5 +1,5 @@
 import type { Redis } from "../redis";
-import { type KeyCall, LEASE_MS, nextSlotId, type RateDecision, type RateLimiter } from "./rateLimit";
+import { handBack, type KeyCall, LEASE_MS, nextSlotId, type RateDecision, type RateLimiter } from "./rateLimit";
 
 /**
  * Rate-limit slots an API process holds for one key, so most requests of a busy key need no Redis
@@ -8,7 +8,7 @@ import { type KeyCall, LEASE_MS, nextSlotId, type RateDecision, type RateLimiter
  * rarely wait. Unused slots are handed back to Redis.
  */
 interface Lease {
-  /** The lease's slots are the members `<slotId>:<n>` for n from `next` to `last`; unused ones go back. */
+  /** The round trip's slots are numbered 1 to `last`; `next` is the next one to hand out. Unused ones go back. */
   slotId: string;
   next: number;
   last: number;
@@ -31,7 +31,12 @@ export interface KeySlots {
   stale?: string;
 }
 
-const MAX_LEASE = 64;
+/**
+ * A lease is one log entry and one round trip whatever its size, so larger leases cost Redis and
+ * the API less per request (measured under wrk: 64 → 256 slots saved 1.7 µs of API CPU and 0.6 µs
+ * of Redis CPU per request; 1,024 gained nothing more). Unused slots go back within a lease lifetime.
+ */
+const MAX_LEASE = 256;
 
 /** Slots of a lease not handed out yet. */
 function left(lease: Lease): number {
@@ -49,10 +54,9 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
     if (slots.next === lease) slots.next = undefined;
     if (left(lease) === 0) return;
     slots.want = Math.max(1, slots.want >> 1);
-    const members: string[] = [];
-    for (let n = lease.next; n <= lease.last; n++) members.push(`${lease.slotId}:${n}`);
+    const used = lease.next - 1;
     lease.next = lease.last + 1;
-    void redis.zrem(lease.rateKey, ...members).catch(() => {});
+    void handBack(redis, lease.rateKey, lease.slotId, lease.last, used).catch(() => {});
   }
 
   function hold(slots: KeySlots, lease: Lease, as: "current" | "next"): void {

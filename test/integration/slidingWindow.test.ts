@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Deps } from "../../shared/deps";
-import { createRateLimiter } from "../../shared/services/rateLimit";
+import { createRateLimiter, handBack, LEASE_MS, peekUsage } from "../../shared/services/rateLimit";
 import { testDeps } from "../helpers/infra";
 
 let deps: Deps;
@@ -69,5 +69,72 @@ describe("sliding-window log", () => {
     const [seconds] = await deps.redis.time();
     // Logged in the future (now + lease lifetime), never before the requests that will use them.
     expect(Number(score)).toBeGreaterThan(Number(seconds) * 1000);
+  });
+
+  test("a denied client waits for the entry holding the slot that brings it under the limit", async () => {
+    const consume = createRateLimiter(deps.redis, { windowMs: 60_000 });
+    const { id, ...keys } = keysFor("cut");
+    for (let n = 1; n <= 3; n++) {
+      expect((await consume({ ...keys, limit: 10, slotId: `${id}-${n}` })).outcome).toBe("allowed");
+      await Bun.sleep(300);
+    }
+    // The plan is cut below what the window holds: with limit L, the (4 - L)th oldest entry must leave.
+    const waits: number[] = [];
+    for (const limit of [3, 2, 1]) {
+      const denied = await consume({ ...keys, limit, slotId: `${id}-cut${limit}` });
+      expect(denied.outcome).toBe("denied");
+      waits.push(denied.resetMs);
+    }
+    const [first, second, third] = waits as [number, number, number];
+    expect(second - first).toBeGreaterThanOrEqual(250);
+    expect(third - second).toBeGreaterThanOrEqual(250);
+    expect(third).toBeLessThanOrEqual(60_000);
+  });
+});
+
+/** A round trip's slots are one log entry carrying their number, with a count of the log's slots beside it. */
+describe("log entries", () => {
+  test("a lease is one entry; handing back unused slots leaves the used ones counted", async () => {
+    const consume = createRateLimiter(deps.redis);
+    const { id, ...keys } = keysFor("hb");
+    const lease = await consume({ ...keys, limit: 1000, slotId: `${id}-a`, want: 8 });
+    expect(lease.granted).toBe(8);
+    expect(await deps.redis.zcard(keys.rateKey)).toBe(1);
+    expect((await peekUsage(deps.redis, keys.rateKey)).used).toBe(8);
+
+    await handBack(deps.redis, keys.rateKey, `${id}-a`, 8, 3);
+    expect(await deps.redis.zrange(keys.rateKey, "0", "-1")).toEqual([`${id}-a#3`]);
+    expect((await peekUsage(deps.redis, keys.rateKey)).used).toBe(3);
+    const next = await consume({ ...keys, limit: 1000, slotId: `${id}-b` });
+    expect(next.remaining).toBe(1000 - 4);
+    // A second hand-back of the same lease finds its entry changed and returns nothing.
+    await handBack(deps.redis, keys.rateKey, `${id}-a`, 8, 3);
+    expect((await peekUsage(deps.redis, keys.rateKey)).used).toBe(4);
+  });
+
+  test("an entry leaving the window takes all its slots with it", async () => {
+    const windowMs = 300;
+    const consume = createRateLimiter(deps.redis, { windowMs });
+    const { id, ...keys } = keysFor("ex");
+    // Far from a limit of 1000, 8 slots are leased (logged at the lease's end).
+    expect((await consume({ ...keys, limit: 1000, slotId: `${id}-a`, want: 8 })).granted).toBe(8);
+    expect((await peekUsage(deps.redis, keys.rateKey, windowMs)).used).toBe(8);
+    await Bun.sleep(LEASE_MS + windowMs + 100);
+    expect((await peekUsage(deps.redis, keys.rateKey, windowMs)).used).toBe(0);
+    const after = await consume({ ...keys, limit: 1000, slotId: `${id}-b` });
+    expect(after.remaining).toBe(999);
+  });
+
+  test("a log from before entries carried slot counts is counted one slot per entry", async () => {
+    const consume = createRateLimiter(deps.redis, { windowMs: 60_000 });
+    const { id, ...keys } = keysFor("up");
+    const [seconds] = await deps.redis.time();
+    const now = Number(seconds) * 1000;
+    await deps.redis.zadd(keys.rateKey, now, "old:1", now, "old:2", now, "old:3");
+    expect((await peekUsage(deps.redis, keys.rateKey, 60_000)).used).toBe(3);
+    const last = await consume({ ...keys, limit: 4, slotId: `${id}-a` });
+    expect(last.outcome).toBe("allowed");
+    expect(last.remaining).toBe(0);
+    expect((await consume({ ...keys, limit: 4, slotId: `${id}-b` })).outcome).toBe("denied");
   });
 });
