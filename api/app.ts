@@ -6,15 +6,13 @@ import { ERROR_KINDS } from "../shared/errors";
 import { registerFormats } from "../shared/formats";
 import { createAuthenticator } from "../shared/services/authenticate";
 import { mcpRoutes } from "./mcp/route";
-import { accessGuard } from "./plugins/access";
-import { bodyLimit } from "./plugins/bodyLimit";
+import { admission } from "./plugins/admission";
 import { corsPolicy } from "./plugins/cors";
 import { errorHandler } from "./plugins/errors";
 import { inputGuard } from "./plugins/inputGuard";
 import { largeBodies } from "./plugins/largeBodies";
 import { httpMetrics } from "./plugins/metrics";
 import { requestContext } from "./plugins/requestContext";
-import { sessionGuard } from "./plugins/session";
 import { accountRoutes } from "./routes/account";
 import { chatsRoutes } from "./routes/chats";
 import { discoveryRoutes } from "./routes/discovery";
@@ -79,12 +77,10 @@ export function createApp(deps: Deps) {
     .use(httpMetrics)
     .use(errorHandler(deps.log))
     .use(requestContext(deps.log, { https: publicUrl(deps.env).startsWith("https://") }))
-    .use(bodyLimit(deps.env))
     .use(inputGuard())
     .use(largeBodies())
     .use(corsPolicy())
-    .use(accessGuard(authenticator, deps.plans))
-    .use(sessionGuard(deps))
+    .use(admission(deps, authenticator))
     .use(openapi(DOCS))
     .use(systemRoutes(deps))
     .use(metricsRoutes(deps))

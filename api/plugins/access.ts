@@ -1,4 +1,3 @@
-import { Elysia } from "elysia";
 import { AppError } from "../../shared/errors";
 import type { PlanTable } from "../../shared/plans";
 import { type Feature, requireFeature } from "../../shared/services/access";
@@ -10,7 +9,7 @@ import { stateOf } from "../requestState";
  * parsing and validation, so an anonymous caller gets 401 (not 400 or 404) and every
  * authenticated request, valid or not, counts against the hourly limit.
  */
-interface AccessPolicy {
+export interface AccessPolicy {
   prefix: string;
   exact?: boolean;
   methods?: string[];
@@ -81,20 +80,20 @@ export function pathOf(url: string): string {
   return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
 }
 
-export function accessGuard(authenticator: Authenticator, plans: PlanTable) {
-  return (
-    new Elysia({ name: "access" })
-      // Leased rate-limit slots go back to Redis when the server stops.
-      .onStop(() => authenticator.dispose())
-      .onRequest(async ({ request, set }) => {
-        const policy = policyFor(request.method, pathOf(request.url));
-        if (!policy || policy.anonymous || policy.auth === "session") return;
-        const state = stateOf(request);
-        const { principal, rate } = await authenticator.authorize(credentialFrom(request.headers));
-        state.principal = principal;
-        state.rate = rate;
-        setRateLimitHeaders(set.headers, rate);
-        if (policy.feature) requireFeature(plans, principal, policy.feature);
-      })
-  );
+/** The response headers an admission step may set. */
+export type HeaderBag = Record<string, unknown>;
+
+/**
+ * Authenticates a request that needs an API key and takes its rate-limit slot (a step of the
+ * admission hook, for policies without `auth: "session"`).
+ */
+export function keyAdmission(authenticator: Authenticator, plans: PlanTable) {
+  return async (request: Request, headers: HeaderBag, policy: AccessPolicy): Promise<void> => {
+    const state = stateOf(request);
+    const { principal, rate } = await authenticator.authorize(credentialFrom(request.headers));
+    state.principal = principal;
+    state.rate = rate;
+    setRateLimitHeaders(headers, rate);
+    if (policy.feature) requireFeature(plans, principal, policy.feature);
+  };
 }

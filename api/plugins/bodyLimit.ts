@@ -1,9 +1,7 @@
-import { Elysia } from "elysia";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
 import { AUDIO_MAX_BYTES } from "../../shared/transcription/audio";
 import { moveState } from "../requestState";
-import { pathOf } from "./access";
 
 /** Largest request body of every route not listed below. */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
@@ -25,7 +23,7 @@ export function bodyLimitFor(env: Env, path: string): number {
 
 /**
  * Bun's `maxRequestBodySize` is one limit for the whole server, so it is set to the largest route
- * limit and this hook holds every other route to its own before the key check (as the server-wide
+ * limit and `limitBody` holds every other route to its own before the key check (as the server-wide
  * limit did): by the declared Content-Length when there is one (a body longer than declared is cut
  * there by Bun's HTTP parser), else by reading at most the limit of a chunked body.
  */
@@ -36,20 +34,21 @@ export function serverMaxBodyBytes(env: Env): number {
 const tooLarge = (limit: number) =>
   new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than this endpoint's ${limit} bytes.`);
 
-export function bodyLimit(env: Env) {
-  return new Elysia({ name: "body-limit" }).onRequest(async (context) => {
-    const { request } = context;
-    const length = request.headers.get("content-length");
-    if (length !== null) {
-      const declared = Number(length);
-      if (!(declared > DEFAULT_MAX_BODY_BYTES)) return;
-      const limit = bodyLimitFor(env, pathOf(request.url));
-      if (declared > limit) throw tooLarge(limit);
-      return;
-    }
-    if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS" || !request.body) return;
-    context.request = await withCountedBody(request, bodyLimitFor(env, pathOf(request.url)));
-  });
+/**
+ * Holds a request to its path's body limit (a step of the admission hook). Synchronous unless a
+ * chunked body has to be read and counted: then it resolves to the counted copy of the request.
+ */
+export function limitBody(env: Env, request: Request, path: string): Promise<Request> | undefined {
+  const length = request.headers.get("content-length");
+  if (length !== null) {
+    const declared = Number(length);
+    if (!(declared > DEFAULT_MAX_BODY_BYTES)) return;
+    const limit = bodyLimitFor(env, path);
+    if (declared > limit) throw tooLarge(limit);
+    return;
+  }
+  if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS" || !request.body) return;
+  return withCountedBody(request, bodyLimitFor(env, path));
 }
 
 /**

@@ -1,4 +1,3 @@
-import { Elysia } from "elysia";
 import type { Deps } from "../../shared/deps";
 import { publicUrl } from "../../shared/env";
 import { AppError } from "../../shared/errors";
@@ -12,7 +11,7 @@ import {
   type WebSession,
 } from "../../shared/services/webSessions";
 import { stateOf } from "../requestState";
-import { pathOf, policyFor } from "./access";
+import type { AccessPolicy, HeaderBag } from "./access";
 
 export const SESSION_COOKIE = "sid";
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
@@ -57,20 +56,19 @@ function requireSameOrigin(request: Request, env: Deps["env"]): void {
 }
 
 /**
- * Website authentication, before routing like the API-key guard: resolves the `sid` cookie to a
- * principal on session paths only (an API key is not accepted there, a cookie nowhere else),
- * enforces the CSRF header on every non-GET, and charges the v1 mirrors to the same hourly limit.
+ * Website authentication (a step of the admission hook, for policies with `auth: "session"`):
+ * resolves the `sid` cookie to a principal (an API key is not accepted there, a cookie nowhere
+ * else), enforces the CSRF header on every non-GET, and charges the v1 mirrors to the same hourly
+ * limit.
  */
-export function sessionGuard(deps: Deps) {
+export function sessionAdmission(deps: Deps) {
   const charge = createWebCharger(deps.redis, deps.env.REDIS_PREFIX, deps.plans);
-  return new Elysia({ name: "session" }).onRequest(async ({ request, set }) => {
-    const policy = policyFor(request.method, pathOf(request.url));
-    if (policy?.auth !== "session") return;
+  return async (request: Request, headers: HeaderBag, policy: AccessPolicy): Promise<void> => {
     if (policy.anonymous) return requireSameOrigin(request, deps.env);
     const token = cookieValue(request.headers.get("cookie"), SESSION_COOKIE);
     const session = token ? await resolveSession(deps, token) : undefined;
     if (!session) {
-      if (token) set.headers["set-cookie"] = clearedSessionCookie(deps.env);
+      if (token) headers["set-cookie"] = clearedSessionCookie(deps.env);
       throw new AppError("UNAUTHORIZED", "Sign in first: this needs a website session.");
     }
     if (!SAFE_METHODS.has(request.method) && !csrfMatches(session, request.headers.get("x-csrf-token"))) {
@@ -81,7 +79,7 @@ export function sessionGuard(deps: Deps) {
     state.principal = { accountId: session.accountId, keyId: WEB_SESSION_KEY_ID, plan: session.plan };
     if (policy.uncounted) return;
     state.rate = await charge(state.principal);
-    setRateLimitHeaders(set.headers, state.rate);
+    setRateLimitHeaders(headers, state.rate);
     if (policy.feature) requireFeature(deps.plans, state.principal, policy.feature);
-  });
+  };
 }
