@@ -12,9 +12,9 @@ import { uploadRoutes } from "../uploads";
 
 /**
  * The v1 health surface again under `/api/…` for the website's pages: the same route plugins
- * (handlers, schemas, service verbs), mounted a second time. The session step of the admission hook (api/plugins/admission.ts) authenticates
- * these paths, checks CSRF and charges the same hourly limit; the access policy gives them the
- * same plan gate as v1. Papers, conditions, medication and the account stay API-only.
+ * (handlers, schemas, service verbs), mounted a second time. The admission hook's session step
+ * (api/plugins/admission.ts) authenticates these paths, checks CSRF and charges the same hourly
+ * limit; the access policy gives them the same plan gate as v1. Papers, conditions, medication and the account stay API-only.
  */
 export function websiteMirrorRoutes(deps: Deps) {
   return new Elysia({ name: "routes/website/mirrors" })
