@@ -43,12 +43,13 @@ export function jsonResponse(body: string | Uint8Array): Response {
 }
 
 /**
- * Every route's plain-object answer, after its response validation: serialized here, and sent as a
- * stream when large. Small ones are left to Elysia (serializing them twice costs less than the
- * Response it would otherwise copy with the headers merged in), and so are HEAD requests (Elysia
- * measures the GET answer for their Content-Length). `responseValue` is the handler's value as
- * validated: the app runs with `normalize: false` and no response schema transforms values; with
- * either, Elysia would validate a cleaned copy that this hook does not see.
+ * Every route's plain-object answer, after its response validation: serialized here once, and sent
+ * as a stream when large. A small one goes back to Elysia as the serialized text with its JSON
+ * content type (Elysia builds the Response from it, so nothing is serialized twice and no Response
+ * is copied to merge headers in). HEAD requests are left to Elysia (it measures the GET answer for
+ * their Content-Length). `responseValue` is the handler's value as validated: the app runs with
+ * `normalize: false` and no response schema transforms values; with either, Elysia would validate a
+ * cleaned copy that this hook does not see.
  */
 export function largeBodies() {
   return new Elysia({ name: "large-bodies" }).mapResponse({ as: "global" }, ({ request, responseValue, set }) => {
@@ -56,8 +57,12 @@ export function largeBodies() {
     // Plain objects and arrays only: a Response, a stream or Elysia's status wrapper is not JSON to serialize.
     if (!Array.isArray(responseValue) && Object.getPrototypeOf(responseValue) !== Object.prototype) return;
     const json = JSON.stringify(responseValue);
-    if (!isLarge(json)) return;
     const type = (set.headers["content-type"] as string | undefined) ?? JSON_CONTENT_TYPE;
+    if (!isLarge(json)) {
+      set.headers["content-type"] = type;
+      // Elysia maps whatever this hook returns as it would a handler's value; its type names only Response.
+      return json as unknown as Response;
+    }
     return new Response(oneChunk(json), { headers: { "content-type": type } });
   });
 }

@@ -52,6 +52,11 @@ describe("large bodies leave as a stream", () => {
           set.headers["x-kept"] = "yes";
           return { items: bigItems(200) };
         })
+        .get("/small-typed", ({ set }) => {
+          set.status = 201;
+          set.headers["content-type"] = "application/vnd.test+json";
+          return { items: bigItems(2) };
+        })
         .get("/typed", ({ set }) => {
           set.headers["content-type"] = "application/vnd.test+json";
           return { items: bigItems(200) };
@@ -70,6 +75,13 @@ describe("large bodies leave as a stream", () => {
       expect(small.chunked).toBe(false);
       expect(Number(small.length)).toBe(Buffer.byteLength(small.text));
       expect(JSON.parse(small.text)).toEqual({ items: bigItems(2) });
+      // Serialized once by the hook and handed back to Elysia as text: still typed as JSON.
+      const response = await fetch(`http://127.0.0.1:${port}/small`);
+      expect(response.headers.get("content-type")).toBe("application/json;charset=utf-8");
+      const typed = await fetch(`http://127.0.0.1:${port}/small-typed`);
+      expect(typed.status).toBe(201);
+      expect(typed.headers.get("content-type")).toBe("application/vnd.test+json");
+      expect(await typed.json()).toEqual({ items: bigItems(2) });
     });
 
     test("a large one is chunked, with the same JSON, status and headers", async () => {
