@@ -4,7 +4,7 @@
  * (a) authenticated, rate-limited GET /api/v1/account vs a bare Elysia app returning the same
  *     JSON, one key; (b) the same with 10 keys (10 accounts) in parallel.
  * Both targets run as separate processes; wrk (c=50, 2 threads) loads them in alternation,
- * BENCH_ROUNDS times per scenario (bare, full, bare, full, …): a single pair swings by ±10 % on
+ * BENCH_ROUNDS times (default 5) per scenario (bare, full, bare, full, …): a single pair swings by ±10 % on
  * this shared 2-core machine, so the verdict uses the median round's ratio and the worst p99.
  * Needs wrk (apt-get install wrk). Prints a markdown table for docs/benchmarks.md.
  */
@@ -14,7 +14,7 @@ import { benchWorld, cpuMs, formatResult, serve, wrk } from "./world";
 
 const DURATION = process.env.BENCH_SECONDS ?? "10";
 /** Odd, so the median is one measured round. */
-const ROUNDS = Math.max(1, Number.parseInt(process.env.BENCH_ROUNDS ?? "", 10) || 3) | 1;
+const ROUNDS = Math.max(1, Number.parseInt(process.env.BENCH_ROUNDS ?? "", 10) || 5) | 1;
 const CONNECTIONS = 50;
 
 if (!Bun.which("wrk")) {
