@@ -9,8 +9,9 @@ import type { Redis } from "../redis";
  * Log layout: each entry is `<slotId>#<n>`, scored with the time its n slots count from, and a
  * count key beside the log holds the slots its entries stand for (incremented on a grant,
  * decremented as entries leave the window or hand slots back). One entry per Redis round trip,
- * not per slot, keeps a lease of 64 slots as cheap for Redis as a single request (ZADD of 64
- * members cost ~1.4 µs each). A pro account's log holds at most 3,600 entries, usually far fewer.
+ * not per slot, keeps a lease of 256 slots as cheap for Redis as a single request (one member per
+ * slot cost ~1.4 µs of Redis CPU each). A pro account's log holds at most 3,600 entries, usually
+ * far fewer.
  * Only these scripts write the log and the count, always together; a missing count (a log written
  * before entries carried their slot counts, which were all one slot each) is recounted from the log.
  *
