@@ -1,15 +1,22 @@
 import { createRedis, type Redis } from "./redis";
 
 /**
- * Tells every API process that keys changed (revoked, or their account's plan changed), so they
- * drop their cached copy and any leased rate-limit slots at once. Each receiver acknowledges, and
- * the sender waits for all of them (bounded), so when `revokeKey` returns the key is refused
- * everywhere. A receiver that misses the message still re-checks the key's auth version in Redis
- * on its next rate-limit round trip: at most one lease lifetime later.
+ * Announcements every API process must act on before the sender goes on:
+ * - `key`: a key changed (revoked, or its account's plan changed): drop the cached copy and any
+ *   leased rate-limit slots at once, so when `revokeKey` returns the key is refused everywhere. A
+ *   receiver that misses the message still re-checks the key's auth version in Redis on its next
+ *   rate-limit round trip: at most one lease lifetime later.
+ * - `recall`: an account reached its limit while slots were leased: hand back the account's unused
+ *   leased slots now rather than at the lease's end (see `authorize`).
+ * Each receiver acknowledges after acting (its hand-backs go out first on the connection the
+ * acknowledgement uses, so Redis has applied them when the sender sees it), and the sender waits
+ * for all of them (bounded).
  */
+export type AuthEvent = { kind: "key"; keyHashHex: string } | { kind: "recall"; accountId: string };
+
 export interface AuthEvents {
-  /** Calls `listener` with the hex SHA-256 of each changed key. Returns an unsubscribe function. */
-  listen(listener: (keyHashHex: string) => void): () => void;
+  /** Calls `listener` with each announced event. Returns an unsubscribe function. */
+  listen(listener: (event: AuthEvent) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -20,13 +27,16 @@ export function authChannel(prefix: string): string {
 /** One subscriber connection per process; any number of listeners (one per app instance). */
 export function createAuthEvents(url: string, prefix: string, acker: Redis): AuthEvents {
   const subscriber = createRedis(url, "worker");
-  const listeners = new Set<(keyHashHex: string) => void>();
+  const listeners = new Set<(event: AuthEvent) => void>();
   const channel = authChannel(prefix);
   void subscriber.subscribe(channel).catch(() => {});
   subscriber.on("message", (from: string, message: string) => {
     if (from !== channel) return;
-    const [ackKey, ...hashes] = message.split(" ");
-    for (const hash of hashes) for (const listener of listeners) listener(hash);
+    const [ackKey, kind, ...ids] = message.split(" ");
+    for (const id of ids) {
+      const event: AuthEvent = kind === "recall" ? { kind, accountId: id } : { kind: "key", keyHashHex: id };
+      for (const listener of listeners) listener(event);
+    }
     // The expiry cleans up an acknowledgement that arrives after the sender stopped waiting.
     if (ackKey)
       void acker
@@ -51,17 +61,18 @@ export function createAuthEvents(url: string, prefix: string, acker: Redis): Aut
 const ACK_TIMEOUT_MS = 1000;
 
 /**
- * Publishes a change and waits until every subscribed process has acknowledged it (≤ 1 s).
+ * Publishes an announcement and waits until every subscribed process has acknowledged it (≤ 1 s).
  * Returns how many processes heard it and how many acknowledged in time.
  */
-export async function announceAuthChange(
+async function announce(
   redis: Redis,
   prefix: string,
-  keyHashesHex: string[],
+  kind: AuthEvent["kind"],
+  ids: string[],
 ): Promise<{ receivers: number; acknowledged: number }> {
-  if (keyHashesHex.length === 0) return { receivers: 0, acknowledged: 0 };
+  if (ids.length === 0) return { receivers: 0, acknowledged: 0 };
   const ackKey = `${prefix}:auth-ack:${crypto.randomUUID()}`;
-  const receivers = await redis.publish(authChannel(prefix), [ackKey, ...keyHashesHex].join(" "));
+  const receivers = await redis.publish(authChannel(prefix), [ackKey, kind, ...ids].join(" "));
   const deadline = Date.now() + ACK_TIMEOUT_MS;
   let acknowledged = 0;
   while (receivers > 0 && Date.now() < deadline) {
@@ -71,4 +82,14 @@ export async function announceAuthChange(
   }
   await redis.del(ackKey);
   return { receivers, acknowledged };
+}
+
+/** Keys changed: every process drops them (and their leased slots). */
+export function announceAuthChange(redis: Redis, prefix: string, keyHashesHex: string[]) {
+  return announce(redis, prefix, "key", keyHashesHex);
+}
+
+/** Every process hands back the account's unused leased slots. */
+export function recallLeases(redis: Redis, prefix: string, accountId: string) {
+  return announce(redis, prefix, "recall", [accountId]);
 }

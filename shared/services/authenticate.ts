@@ -1,4 +1,4 @@
-import { type AuthEvents, announceAuthChange } from "../authEvents";
+import { type AuthEvents, announceAuthChange, recallLeases } from "../authEvents";
 import { findKeyOwnerByHash } from "../db/repositories/accounts";
 import type { Sql } from "../db/sql";
 import { AppError } from "../errors";
@@ -64,10 +64,29 @@ export function createAuthenticator(deps: AuthDeps) {
   const byHash = new Map<string, string>();
   const loading = new Map<string, Promise<CacheEntry>>();
 
-  deps.authEvents?.listen((hex) => {
-    const apiKey = byHash.get(hex);
+  deps.authEvents?.listen((event) => {
+    if (event.kind === "recall") return releaseAccount(event.accountId);
+    const apiKey = byHash.get(event.keyHashHex);
     if (apiKey) forget(apiKey);
   });
+
+  /** Hands back the leased slots of every cached key of an account (a recall; rare, so a scan). */
+  function releaseAccount(accountId: string) {
+    for (const entry of cache.values()) if (entry.principal?.accountId === accountId) leases.releaseAll(entry.slots);
+  }
+
+  /** One recall in flight per account: the requests denied meanwhile wait for the same one. */
+  const recalling = new Map<string, Promise<unknown>>();
+  function recall(accountId: string): Promise<unknown> {
+    let pending = recalling.get(accountId);
+    if (!pending) {
+      pending = recallLeases(deps.redis, deps.redisPrefix, accountId)
+        .catch(() => {})
+        .finally(() => recalling.delete(accountId));
+      recalling.set(accountId, pending);
+    }
+    return pending;
+  }
 
   function forget(apiKey: string) {
     const entry = cache.get(apiKey);
@@ -125,6 +144,7 @@ export function createAuthenticator(deps: AuthDeps) {
     let entry = cache.get(apiKey);
     // Only well-formed keys are ever cached, so a cached one needs no second shape check.
     if (!entry && !isWellFormedKey(apiKey)) throw new AppError("UNAUTHORIZED", UNAUTHORIZED);
+    let recalled = false;
     for (let attempt = 0; attempt < 3; attempt++) {
       if (!entry || entry.expiresAt < Date.now()) {
         if (entry) forget(apiKey);
@@ -134,13 +154,21 @@ export function createAuthenticator(deps: AuthDeps) {
       if (!principal || !call) throw new AppError("UNAUTHORIZED", UNAUTHORIZED);
       let rate: RateDecision;
       try {
-        rate = await leases.take(entry.slots, call);
+        rate = await leases.take(entry.slots, call, recalled);
       } catch (error) {
         return redisUnavailable(error);
       }
       if (rate.outcome === "stale") {
         forget(apiKey);
         entry = undefined;
+        continue;
+      }
+      if (rate.outcome === "denied" && rate.leasesRunning && !recalled && deps.authEvents) {
+        // Slots leased by API processes (this one included) and not used yet would make this a 429
+        // while the account is still under its limit: every process hands its unused ones back
+        // (acknowledged after Redis has them), and the request asks once more.
+        await recall(principal.accountId);
+        recalled = true;
         continue;
       }
       if (rate.outcome === "denied") throw rateLimited(rate);

@@ -23,8 +23,9 @@ import type { Redis } from "../redis";
  * `leaseMs`, which saves a Redis round trip on most requests. Leased slots are logged at the end of
  * the lease (never earlier than the requests that use them), so the window stays conservative, and
  * unused ones are handed back. Leases are only granted while more than `threshold` slots are free:
- * near the limit every request asks Redis, so with N allowed exactly N of N+k concurrent requests
- * pass, whichever processes serve them.
+ * near the limit every request asks Redis. A refusal says whether leases are still running; the
+ * caller then recalls them (every process hands back what it has not used) and asks again, so with
+ * N allowed exactly N of N+k concurrent requests pass, whichever processes serve them.
  */
 /** A process-unique prefix plus a counter: unique slot ids without a random draw per request. */
 const SLOT_PREFIX = Bun.randomUUIDv7("base64url");
@@ -81,27 +82,43 @@ if #expired > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
   count = redis.call('DECRBY', KEYS[4], sumSlots(expired))
 end
-local free = limit - count
-if free <= 0 then
-  -- Denied: a slot frees when the entry holding slot number count-limit+1 (oldest first) leaves
-  -- the window, or sooner when another process hands back leased slots it did not use (leases end
-  -- within leaseMs).
-  local need, seen, from, at = count - limit + 1, 0, 0, nil
-  while not at do
+-- The entry holding slot number need (oldest first), or nil and how many slots the log holds.
+local function holding(need)
+  local seen, from = 0, 0
+  while true do
     local chunk = redis.call('ZRANGE', KEYS[1], from, from + 63, 'WITHSCORES')
-    if #chunk == 0 then break end
+    if #chunk == 0 then return nil, seen end
     for i = 1, #chunk, 2 do
       seen = seen + slotsOf(chunk[i])
-      if seen >= need then at = tonumber(chunk[i + 1]) break end
+      if seen >= need then return tonumber(chunk[i + 1]), seen end
     end
     from = from + 64
   end
-  -- No entry found means the count ran ahead of the log, which only a writer other than these
-  -- scripts can cause: retry within a lease lifetime rather than an hour.
-  local wait = at and at + window - now or leaseMs
+end
+local free = limit - count
+local at
+if free <= 0 then
+  local seen
+  at, seen = holding(count - limit + 1)
+  if not at then
+    -- The count ran ahead of the log (something other than these scripts removed entries, e.g. an
+    -- operator resetting an account): the log is the truth.
+    count = seen
+    redis.call('SET', KEYS[4], count, 'KEEPTTL')
+    free = limit - count
+    if free <= 0 then at = holding(count - limit + 1) end
+  end
+end
+if free <= 0 then
+  -- Denied: a slot frees when the entry holding slot number count-limit+1 leaves the window, or
+  -- sooner when a process hands back leased slots it did not use (leases end within leaseMs). The
+  -- fifth value says whether any lease is still running, so the caller can recall them; after a
+  -- recall (ARGV[10]) the running leases are used up, and only the window counts.
+  local wait = at + window - now
   local leased = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-  if leased[2] and tonumber(leased[2]) - now < wait then wait = tonumber(leased[2]) - now end
-  return {0, 0, wait, version}
+  local running = leased[2] and ARGV[10] ~= 'recalled'
+  if running and tonumber(leased[2]) - now < wait then wait = tonumber(leased[2]) - now end
+  return {0, 0, wait, version, running and 1 or 0}
 end
 local grant, score = 1, now
 local want, threshold = tonumber(ARGV[7]), tonumber(ARGV[8])
@@ -128,8 +145,9 @@ return {grant, free - grant, tonumber(oldest[2]) + window - now, version}
 const HAND_BACK_SCRIPT = `
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if not score then return 0 end
-redis.call('ZREM', KEYS[1], ARGV[1])
+-- The new entry goes in first: removing the only entry would delete the log and its expiry.
 if tonumber(ARGV[3]) > 0 then redis.call('ZADD', KEYS[1], score, ARGV[2]) end
+redis.call('ZREM', KEYS[1], ARGV[1])
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DECRBY', KEYS[2], ARGV[4]) end
 return 1
 `;
@@ -163,6 +181,8 @@ export interface RateDecision {
   /** Milliseconds until the oldest counted request leaves the window (when denied: until a slot frees). */
   resetMs: number;
   authVersion: string;
+  /** Denied while some process held a running lease, whose unused slots a recall would bring back. */
+  leasesRunning?: boolean;
 }
 
 export interface RateLimitCall {
@@ -182,12 +202,14 @@ export interface RateLimitCall {
   want?: number;
   /** A background refill for requests still to come: lease or take nothing. */
   prefetch?: boolean;
+  /** Asked again after a recall: running leases are used up, so `resetMs` ignores them. */
+  recalled?: boolean;
 }
 
 /** What every Redis round trip for one key sends: all of a call but its per-call parts. */
-export type KeyCall = Omit<RateLimitCall, "slotId" | "want" | "prefetch">;
+export type KeyCall = Omit<RateLimitCall, "slotId" | "want" | "prefetch" | "recalled">;
 
-type Reply = [number, number, number, string];
+type Reply = [number, number, number, string, number?];
 
 /** Runs a script by its SHA; a restarted Redis has forgotten it, so then it is sent once in full. */
 function scriptRunner(script: string) {
@@ -221,8 +243,9 @@ export function createRateLimiter(redis: Redis, options: { windowMs?: number } =
       call.want ?? 1,
       LEASE_THRESHOLD,
       call.prefetch ? "prefetch" : "",
+      call.recalled ? "recalled" : "",
     ];
-    const [code, remaining, resetMs, authVersion] = (await runConsume(redis, keys, args)) as Reply;
+    const [code, remaining, resetMs, authVersion, running] = (await runConsume(redis, keys, args)) as Reply;
     const outcome = code >= 1 ? "allowed" : code === 0 ? "denied" : code === -1 ? "stale" : "skipped";
     return {
       outcome,
@@ -231,6 +254,7 @@ export function createRateLimiter(redis: Redis, options: { windowMs?: number } =
       remaining: Math.max(0, remaining),
       resetMs: Math.max(0, resetMs),
       authVersion,
+      leasesRunning: running === 1,
     };
   };
 }

@@ -123,8 +123,11 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
     return { outcome: "stale", limit: call.limit, granted: 0, remaining: 0, resetMs: 0, authVersion: version };
   }
 
-  /** Takes one slot for this request: from a lease when possible, else from Redis (leasing more). */
-  async function take(slots: KeySlots, call: KeyCall): Promise<RateDecision> {
+  /**
+   * Takes one slot for this request: from a lease when possible, else from Redis (leasing more).
+   * `recalled`: asked again after the account's leases were recalled (see `authorize`).
+   */
+  async function take(slots: KeySlots, call: KeyCall, recalled = false): Promise<RateDecision> {
     for (;;) {
       if (slots.stale) return staleDecision(call, slots.stale);
       const leased = fromLease(slots, call, performance.now());
@@ -135,7 +138,7 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
     const askedAt = performance.now();
     // Slot ids are drawn only for round trips: a request served from a lease needs none.
     const slotId = nextSlotId();
-    const asking = consume({ ...call, slotId, want: busier(slots, askedAt) });
+    const asking = consume({ ...call, slotId, want: busier(slots, askedAt), recalled });
     slots.inFlight = asking;
     try {
       const rate = await asking;

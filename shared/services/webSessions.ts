@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { recallLeases } from "../authEvents";
 import * as repo from "../db/repositories/webSessions";
 import type { Db } from "../db/sql";
 import type { Env } from "../env";
@@ -110,15 +111,23 @@ export function createWebCharger(redis: Redis, redisPrefix: string, plans: PlanT
   const consume = createRateLimiter(redis);
   const keys = redisKeys(redisPrefix);
   return async function charge(principal: Pick<Principal, "accountId" | "plan">): Promise<RateDecision> {
-    const rate = await consume({
-      rateKey: keys.rateLimit(principal.accountId),
-      authVersionKey: `${redisPrefix}:authv:web`,
-      usageKey: `${redisPrefix}:webuse`,
-      limit: plans[principal.plan].requestsPerHour,
-      slotId: nextSlotId(),
-      keyId: WEB_SESSION_KEY_ID,
-      expectedVersion: "*",
-    }).catch(unavailable("Redis"));
+    const take = (recalled: boolean) =>
+      consume({
+        rateKey: keys.rateLimit(principal.accountId),
+        authVersionKey: `${redisPrefix}:authv:web`,
+        usageKey: `${redisPrefix}:webuse`,
+        limit: plans[principal.plan].requestsPerHour,
+        slotId: nextSlotId(),
+        keyId: WEB_SESSION_KEY_ID,
+        expectedVersion: "*",
+        recalled,
+      }).catch(unavailable("Redis"));
+    let rate = await take(false);
+    if (rate.outcome === "denied" && rate.leasesRunning) {
+      // API processes hold leased slots of this account that they have not used (see `authorize`).
+      await recallLeases(redis, redisPrefix, principal.accountId).catch(() => {});
+      rate = await take(true);
+    }
     if (rate.outcome !== "allowed") throw rateLimited(rate);
     return rate;
   };

@@ -224,6 +224,8 @@ describe("request body limits", () => {
         "content-length": String(total),
       });
       expect(refused.status, `${method} ${target} (declared)`).toBe(413);
+      // Refused after CORS has run, so a browser page can read why.
+      expect(refused.headers.get("access-control-allow-origin")).toBe("*");
       expect((await errorOf(refused)).code).toBe("PAYLOAD_TOO_LARGE");
       expect(declared.counter.pulled, `${method} ${target} read a declared oversize body`).toBeLessThan(total);
       // Chunked, no Content-Length: reading stops one chunk past the limit.

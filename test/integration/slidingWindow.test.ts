@@ -137,4 +137,56 @@ describe("log entries", () => {
     expect(last.remaining).toBe(0);
     expect((await consume({ ...keys, limit: 4, slotId: `${id}-b` })).outcome).toBe("denied");
   });
+
+  test("handing back a lease that is the log's only entry keeps the log's expiry", async () => {
+    const consume = createRateLimiter(deps.redis);
+    const { id, ...keys } = keysFor("ttl");
+    expect((await consume({ ...keys, limit: 1000, slotId: `${id}-a`, want: 8 })).granted).toBe(8);
+    await handBack(deps.redis, keys.rateKey, `${id}-a`, 8, 3);
+    expect(await deps.redis.pttl(keys.rateKey)).toBeGreaterThan(0);
+    expect(await deps.redis.pttl(`${keys.rateKey}:n`)).toBeGreaterThan(0);
+  });
+
+  test("a count ahead of the log (entries removed by hand) is corrected from the log", async () => {
+    const consume = createRateLimiter(deps.redis, { windowMs: 60_000 });
+    const { id, ...keys } = keysFor("fix");
+    for (let n = 1; n <= 5; n++) await consume({ ...keys, limit: 5, slotId: `${id}-${n}` });
+    expect((await consume({ ...keys, limit: 5, slotId: `${id}-full` })).outcome).toBe("denied");
+    // An operator resets the account by deleting its log; the count beside it is left behind.
+    await deps.redis.del(keys.rateKey);
+    const after = await consume({ ...keys, limit: 5, slotId: `${id}-after` });
+    expect(after.outcome).toBe("allowed");
+    expect(after.remaining).toBe(4);
+  });
+
+  test("Retry-After walks the log oldest first, past 64 entries and into a multi-slot entry", async () => {
+    const windowMs = 60_000;
+    const consume = createRateLimiter(deps.redis, { windowMs });
+    const { id, ...keys } = keysFor("walk");
+    for (let n = 1; n <= 70; n++) await consume({ ...keys, limit: 1000, slotId: `${id}-${n}` });
+    // Then a lease of 8 slots, logged at its end (after every single entry).
+    expect((await consume({ ...keys, limit: 1000, slotId: `${id}-lease`, want: 8 })).granted).toBe(8);
+    const scores = (await deps.redis.zrange(keys.rateKey, "0", "-1", "WITHSCORES"))
+      .filter((_, i) => i % 2 === 1)
+      .map(Number);
+    const redisNow = async () => {
+      const [seconds, micros] = await deps.redis.time();
+      return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    };
+    // 78 slots in the log. With limit 9 the 70th slot must leave (the 70th single entry); with limit 5,
+    // the 74th, which is inside the lease's entry. `recalled` leaves running leases out of the answer.
+    for (const [limit, entry] of [
+      [9, 69],
+      [5, 70],
+    ] as const) {
+      const denied = await consume({ ...keys, limit, slotId: `${id}-d${limit}`, recalled: true });
+      const expected = (scores[entry] as number) + windowMs - (await redisNow());
+      expect(denied.outcome).toBe("denied");
+      expect(Math.abs(denied.resetMs - expected)).toBeLessThanOrEqual(20);
+    }
+    // Without `recalled`, a running lease may end sooner and say so.
+    const early = await consume({ ...keys, limit: 5, slotId: `${id}-early` });
+    expect(early.leasesRunning).toBe(true);
+    expect(early.resetMs).toBeLessThanOrEqual(LEASE_MS);
+  });
 });
