@@ -1,4 +1,4 @@
-import { type AuthEvents, announceAuthChange, recallLeases } from "../authEvents";
+import { type AuthEvents, announceAuthChange } from "../authEvents";
 import { findKeyOwnerByHash } from "../db/repositories/accounts";
 import type { Sql } from "../db/sql";
 import { AppError } from "../errors";
@@ -6,6 +6,7 @@ import { hashApiKey, isWellFormedKey, sameHash } from "../keys";
 import type { PlanId, PlanTable } from "../plans";
 import { type Redis, redisKeys } from "../redis";
 import { rateLimitRejections } from "../serviceMetrics";
+import { createLeaseRecaller } from "./leaseRecalls";
 import { createRateLimiter, type KeyCall, type RateDecision } from "./rateLimit";
 import { createSlotLeases, type KeySlots, newKeySlots } from "./slotLeases";
 import { unavailable } from "./unavailable";
@@ -75,18 +76,7 @@ export function createAuthenticator(deps: AuthDeps) {
     for (const entry of cache.values()) if (entry.principal?.accountId === accountId) leases.releaseAll(entry.slots);
   }
 
-  /** One recall in flight per account: the requests denied meanwhile wait for the same one. */
-  const recalling = new Map<string, Promise<unknown>>();
-  function recall(accountId: string): Promise<unknown> {
-    let pending = recalling.get(accountId);
-    if (!pending) {
-      pending = recallLeases(deps.redis, deps.redisPrefix, accountId)
-        .catch(() => {})
-        .finally(() => recalling.delete(accountId));
-      recalling.set(accountId, pending);
-    }
-    return pending;
-  }
+  const recall = createLeaseRecaller(deps.redis, deps.redisPrefix);
 
   function forget(apiKey: string) {
     const entry = cache.get(apiKey);
@@ -163,10 +153,10 @@ export function createAuthenticator(deps: AuthDeps) {
         entry = undefined;
         continue;
       }
+      // Slots leased by API processes (this one included) and not used yet would make this a 429
+      // while the account is still under its limit: every process hands its unused ones back
+      // (acknowledged after Redis has them), and the request asks once more.
       if (rate.outcome === "denied" && rate.leasesRunning && !recalled && deps.authEvents) {
-        // Slots leased by API processes (this one included) and not used yet would make this a 429
-        // while the account is still under its limit: every process hands its unused ones back
-        // (acknowledged after Redis has them), and the request asks once more.
         await recall(principal.accountId);
         recalled = true;
         continue;

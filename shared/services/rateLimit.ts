@@ -45,6 +45,22 @@ export function slotCountKey(rateKey: string): string {
   return `${rateKey}:n`;
 }
 
+/** Set while an account's leases are paused (after a recall). */
+function leasePauseKey(rateKey: string): string {
+  return `${rateKey}:paused`;
+}
+
+/**
+ * How long an account gets no new leases after its leases were recalled: it is at its limit, where
+ * a lease could only strand slots again, and a minute covers a burst's tail.
+ */
+export const LEASE_PAUSE_MS = 60_000;
+
+/** Stops new leases for an account (before recalling the running ones, so none slip in between). */
+export async function pauseLeases(redis: Redis, rateKey: string): Promise<void> {
+  await redis.set(leasePauseKey(rateKey), "1", "PX", LEASE_PAUSE_MS);
+}
+
 /** Lua shared by the scripts: how many slots log entries stand for, and the log's count. */
 const SLOTS_LUA = `
 local function slotsOf(entry)
@@ -71,6 +87,7 @@ end
 `;
 
 const SCRIPT = `${SLOTS_LUA}
+-- KEYS: the log, the key's auth version, the keys' usage hash, the log's slot count, the lease pause.
 local version = redis.call('GET', KEYS[2]) or '0'
 if ARGV[4] ~= '*' and version ~= ARGV[4] then return {-1, 0, 0, version} end
 local t = redis.call('TIME')
@@ -122,7 +139,7 @@ if free <= 0 then
 end
 local grant, score = 1, now
 local want, threshold = tonumber(ARGV[7]), tonumber(ARGV[8])
-if want > 1 and free > threshold then
+if want > 1 and free > threshold and redis.call('EXISTS', KEYS[5]) == 0 then
   grant = math.min(want, free - threshold)
   score = now + leaseMs
 elseif ARGV[9] == 'prefetch' then
@@ -232,7 +249,13 @@ export function createRateLimiter(redis: Redis, options: { windowMs?: number } =
   const windowMs = options.windowMs ?? WINDOW_MS;
 
   return async function consume(call: RateLimitCall): Promise<RateDecision> {
-    const keys = [call.rateKey, call.authVersionKey, call.usageKey, slotCountKey(call.rateKey)];
+    const keys = [
+      call.rateKey,
+      call.authVersionKey,
+      call.usageKey,
+      slotCountKey(call.rateKey),
+      leasePauseKey(call.rateKey),
+    ];
     const args = [
       windowMs,
       call.limit,

@@ -1,11 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { recallLeases } from "../authEvents";
 import * as repo from "../db/repositories/webSessions";
 import type { Db } from "../db/sql";
 import type { Env } from "../env";
 import type { PlanId, PlanTable } from "../plans";
 import { type Redis, redisKeys } from "../redis";
 import { type Principal, rateLimited } from "./authenticate";
+import { createLeaseRecaller } from "./leaseRecalls";
 import { createRateLimiter, nextSlotId, type RateDecision } from "./rateLimit";
 import { fromPostgres, unavailable } from "./unavailable";
 
@@ -109,6 +109,7 @@ export function csrfMatches(session: Pick<WebSession, "csrfToken">, sent: string
  */
 export function createWebCharger(redis: Redis, redisPrefix: string, plans: PlanTable) {
   const consume = createRateLimiter(redis);
+  const recall = createLeaseRecaller(redis, redisPrefix);
   const keys = redisKeys(redisPrefix);
   return async function charge(principal: Pick<Principal, "accountId" | "plan">): Promise<RateDecision> {
     const take = (recalled: boolean) =>
@@ -123,9 +124,9 @@ export function createWebCharger(redis: Redis, redisPrefix: string, plans: PlanT
         recalled,
       }).catch(unavailable("Redis"));
     let rate = await take(false);
+    // API processes may hold leased slots of this account that they have not used (see `authorize`).
     if (rate.outcome === "denied" && rate.leasesRunning) {
-      // API processes hold leased slots of this account that they have not used (see `authorize`).
-      await recallLeases(redis, redisPrefix, principal.accountId).catch(() => {});
+      await recall(principal.accountId);
       rate = await take(true);
     }
     if (rate.outcome !== "allowed") throw rateLimited(rate);
