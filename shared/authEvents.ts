@@ -8,15 +8,17 @@ import { createRedis, type Redis } from "./redis";
  *   rate-limit round trip: at most one lease lifetime later.
  * - `recall`: an account reached its limit while slots were leased: hand back the account's unused
  *   leased slots now rather than at the lease's end (see `authorize`).
- * Each receiver acknowledges after acting (its hand-backs go out first on the connection the
- * acknowledgement uses, so Redis has applied them when the sender sees it), and the sender waits
- * for all of them (bounded).
+ * Each receiver acknowledges once Redis has applied its hand-backs, and the sender waits for all of
+ * them (bounded).
  */
 export type AuthEvent = { kind: "key"; keyHashHex: string } | { kind: "recall"; accountId: string };
 
 export interface AuthEvents {
-  /** Calls `listener` with each announced event. Returns an unsubscribe function. */
-  listen(listener: (event: AuthEvent) => void): () => void;
+  /**
+   * Calls `listener` with each announced event; the acknowledgement waits for what it returns (its
+   * hand-backs), so the sender knows Redis has them. Returns an unsubscribe function.
+   */
+  listen(listener: (event: AuthEvent) => unknown): () => void;
   close(): Promise<void>;
 }
 
@@ -27,24 +29,29 @@ export function authChannel(prefix: string): string {
 /** One subscriber connection per process; any number of listeners (one per app instance). */
 export function createAuthEvents(url: string, prefix: string, acker: Redis): AuthEvents {
   const subscriber = createRedis(url, "worker");
-  const listeners = new Set<(event: AuthEvent) => void>();
+  const listeners = new Set<(event: AuthEvent) => unknown>();
   const channel = authChannel(prefix);
   void subscriber.subscribe(channel).catch(() => {});
   subscriber.on("message", (from: string, message: string) => {
     if (from !== channel) return;
-    const [ackKey, kind, ...ids] = message.split(" ");
-    for (const id of ids) {
+    const [ackKey, ...rest] = message.split(" ");
+    // A message without a kind (`<ackKey> <hash>…`, from a version before recalls) lists changed keys.
+    const kind = rest[0] === "key" || rest[0] === "recall" ? rest.shift() : "key";
+    const done: unknown[] = [];
+    for (const id of rest) {
       const event: AuthEvent = kind === "recall" ? { kind, accountId: id } : { kind: "key", keyHashHex: id };
-      for (const listener of listeners) listener(event);
+      for (const listener of listeners) done.push(listener(event));
     }
     // The expiry cleans up an acknowledgement that arrives after the sender stopped waiting.
     if (ackKey)
-      void acker
-        .multi()
-        .rpush(ackKey, "1")
-        .pexpire(ackKey, 10_000)
-        .exec()
-        .catch(() => {});
+      void Promise.allSettled(done).then(() =>
+        acker
+          .multi()
+          .rpush(ackKey, "1")
+          .pexpire(ackKey, 10_000)
+          .exec()
+          .catch(() => {}),
+      );
   });
   return {
     listen(listener) {

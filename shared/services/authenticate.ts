@@ -65,25 +65,31 @@ export function createAuthenticator(deps: AuthDeps) {
   const byHash = new Map<string, string>();
   const loading = new Map<string, Promise<CacheEntry>>();
 
+  // What a listener returns is waited for before the acknowledgement: the slots handed back.
   deps.authEvents?.listen((event) => {
     if (event.kind === "recall") return releaseAccount(event.accountId);
     const apiKey = byHash.get(event.keyHashHex);
-    if (apiKey) forget(apiKey);
+    return apiKey ? forget(apiKey) : undefined;
   });
 
   /** Hands back the leased slots of every cached key of an account (a recall; rare, so a scan). */
-  function releaseAccount(accountId: string) {
-    for (const entry of cache.values()) if (entry.principal?.accountId === accountId) leases.releaseAll(entry.slots);
+  function releaseAccount(accountId: string): Promise<unknown> {
+    const released: Promise<unknown>[] = [];
+    for (const entry of cache.values()) {
+      if (entry.principal?.accountId === accountId) released.push(leases.releaseAll(entry.slots));
+    }
+    return Promise.all(released);
   }
 
   const recall = createLeaseRecaller(deps.redis, deps.redisPrefix);
 
-  function forget(apiKey: string) {
+  /** Drops a cached key; resolves once its leased slots are back in Redis. */
+  function forget(apiKey: string): Promise<unknown> | undefined {
     const entry = cache.get(apiKey);
     if (!entry) return;
-    leases.releaseAll(entry.slots);
     cache.delete(apiKey);
     byHash.delete(entry.hex);
+    return leases.releaseAll(entry.slots);
   }
 
   function load(apiKey: string): Promise<CacheEntry> {
@@ -134,6 +140,7 @@ export function createAuthenticator(deps: AuthDeps) {
     let entry = cache.get(apiKey);
     // Only well-formed keys are ever cached, so a cached one needs no second shape check.
     if (!entry && !isWellFormedKey(apiKey)) throw new AppError("UNAUTHORIZED", UNAUTHORIZED);
+    let recallTried = false;
     let recalled = false;
     for (let attempt = 0; attempt < 3; attempt++) {
       if (!entry || entry.expiresAt < Date.now()) {
@@ -156,9 +163,10 @@ export function createAuthenticator(deps: AuthDeps) {
       // Slots leased by API processes (this one included) and not used yet would make this a 429
       // while the account is still under its limit: every process hands its unused ones back
       // (acknowledged after Redis has them), and the request asks once more.
-      if (rate.outcome === "denied" && rate.leasesRunning && !recalled && deps.authEvents) {
-        await recall(principal.accountId);
-        recalled = true;
+      if (rate.outcome === "denied" && rate.leasesRunning && !recallTried && deps.authEvents) {
+        recallTried = true;
+        // Only a recall every process answered makes the leases still running used up.
+        recalled = await recall(principal.accountId);
         continue;
       }
       if (rate.outcome === "denied") throw rateLimited(rate);
@@ -168,8 +176,8 @@ export function createAuthenticator(deps: AuthDeps) {
   }
 
   /** Hands every leased slot back (on shutdown), so a restart does not strand them for an hour. */
-  function dispose(): void {
-    for (const apiKey of [...cache.keys()]) forget(apiKey);
+  function dispose(): Promise<unknown> {
+    return Promise.all([...cache.keys()].map(forget));
   }
 
   return { authorize, dispose };

@@ -37,6 +37,8 @@ export interface KeySlots {
  * of Redis CPU per request; 1,024 gained nothing more). Unused slots go back within a lease lifetime.
  */
 const MAX_LEASE = 256;
+/** A lease ends this long before Redis's record of it does (see `lease`). */
+const HAND_BACK_MARGIN_MS = 100;
 
 /** Slots of a lease not handed out yet. */
 function left(lease: Lease): number {
@@ -48,7 +50,8 @@ export function newKeySlots(): KeySlots {
 }
 
 export function createSlotLeases(consume: RateLimiter, redis: Redis) {
-  function release(slots: KeySlots, lease: Lease | undefined): void {
+  /** Ends a lease; resolves once Redis has its unused slots back (never rejects). */
+  function release(slots: KeySlots, lease: Lease | undefined): Promise<void> | undefined {
     if (!lease) return;
     if (slots.current === lease) slots.current = undefined;
     if (slots.next === lease) slots.next = undefined;
@@ -56,22 +59,24 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
     slots.want = Math.max(1, slots.want >> 1);
     const used = lease.next - 1;
     lease.next = lease.last + 1;
-    void handBack(redis, lease.rateKey, lease.slotId, lease.last, used).catch(() => {});
+    return handBack(redis, lease.rateKey, lease.slotId, lease.last, used).catch(() => {});
   }
 
   function hold(slots: KeySlots, lease: Lease, as: "current" | "next"): void {
     slots[as] = lease;
-    setTimeout(() => release(slots, lease), Math.max(0, lease.usableUntil - performance.now())).unref();
+    setTimeout(() => void release(slots, lease), Math.max(0, lease.usableUntil - performance.now())).unref();
   }
 
   function lease(rate: RateDecision, rateKey: string, slotId: string, first: number, askedAt: number): Lease {
-    // `askedAt` precedes Redis's clock when it logged the slots at (its now + LEASE_MS).
+    // `askedAt` precedes Redis's clock when it logged the slots at (its now + LEASE_MS); the margin
+    // gets the unused slots back while Redis still counts the lease as running, so a refusal in
+    // between recalls them rather than answering 429 for an hour.
     return {
       slotId,
       next: first,
       last: rate.granted,
       rateKey,
-      usableUntil: askedAt + LEASE_MS,
+      usableUntil: askedAt + LEASE_MS - HAND_BACK_MARGIN_MS,
       serverRemaining: rate.remaining,
       resetAt: askedAt + rate.resetMs,
     };
@@ -152,9 +157,8 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
     }
   }
 
-  function releaseAll(slots: KeySlots): void {
-    release(slots, slots.current);
-    release(slots, slots.next);
+  function releaseAll(slots: KeySlots): Promise<unknown> {
+    return Promise.all([release(slots, slots.current), release(slots, slots.next)]);
   }
 
   return { take, releaseAll };

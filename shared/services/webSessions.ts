@@ -125,10 +125,7 @@ export function createWebCharger(redis: Redis, redisPrefix: string, plans: PlanT
       }).catch(unavailable("Redis"));
     let rate = await take(false);
     // API processes may hold leased slots of this account that they have not used (see `authorize`).
-    if (rate.outcome === "denied" && rate.leasesRunning) {
-      await recall(principal.accountId);
-      rate = await take(true);
-    }
+    if (rate.outcome === "denied" && rate.leasesRunning) rate = await take(await recall(principal.accountId));
     if (rate.outcome !== "allowed") throw rateLimited(rate);
     return rate;
   };

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
 import { waitFor } from "../../scripts/lib/processes";
+import { authChannel } from "../../shared/authEvents";
+import { revokeApiKey } from "../../shared/db/repositories/accounts";
 import type { Deps } from "../../shared/deps";
 import { generateApiKey, KEY_PREFIX } from "../../shared/keys";
 import { revokeKey, setPlan } from "../../shared/services/accounts";
@@ -105,6 +107,21 @@ describe("key cache", () => {
     expect((await call(app, "/api/v1/account", { headers })).status).toBe(200);
     await revokeKey({ sql: deps.sql, redis: deps.redis, redisPrefix: deps.env.REDIS_PREFIX }, account.keyId);
     expect((await call(other, "/api/v1/account", { headers })).status).toBe(401);
+    expect((await call(app, "/api/v1/account", { headers })).status).toBe(401);
+  });
+
+  test("an announcement in the format before recalls (`<ackKey> <hash>…`) still drops the key", async () => {
+    const account = await createTestAccount(deps, "go");
+    const headers = { authorization: `Bearer ${account.apiKey}` };
+    expect((await call(app, "/api/v1/account", { headers })).status).toBe(200);
+    // Revoked in the database only, then announced as an older process would: no kind, no version bump.
+    const revoked = await revokeApiKey(deps.sql, account.keyId);
+    const ackKey = `${deps.env.REDIS_PREFIX}:auth-ack:${crypto.randomUUID()}`;
+    const receivers = await deps.redis.publish(
+      authChannel(deps.env.REDIS_PREFIX),
+      `${ackKey} ${revoked?.keyHash.toString("hex")}`,
+    );
+    await waitFor("acknowledged", async () => (await deps.redis.llen(ackKey)) >= receivers);
     expect((await call(app, "/api/v1/account", { headers })).status).toBe(401);
   });
 

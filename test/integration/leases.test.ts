@@ -76,6 +76,17 @@ describe("rate-limit leases", () => {
     expect(await slotsLogged(account.accountId)).toBe(BIG_LIMIT);
   });
 
+  test("exactly N even after Redis has forgotten its scripts (hand-backs sent again in full)", async () => {
+    const account = await createTestAccount(deps, "pro");
+    const apps = [createApp(deps), createApp(deps), createApp(deps), createApp(deps)];
+    const warm = await burst(apps, account.apiKey, 400);
+    expect(warm.every((status) => status === 200)).toBe(true);
+    // Every hand-back now meets NOSCRIPT first and is sent again in full.
+    await deps.redis.script("FLUSH");
+    const statuses = await burst(apps, account.apiKey, BIG_LIMIT - 400 + 100);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(BIG_LIMIT - 400);
+  });
+
   test("near the limit every request asks Redis: the last slots are exact", async () => {
     const account = await createTestAccount(deps, "plus");
     const app = createApp(deps);
