@@ -7,7 +7,7 @@ import { createRedis, type Redis } from "./redis";
  *   receiver that misses the message still re-checks the key's auth version in Redis on its next
  *   rate-limit round trip: at most one lease lifetime later.
  * - `recall`: an account reached its limit while slots were leased: hand back the account's unused
- *   leased slots now rather than at the lease's end (see `authorize`).
+ *   leased slots now rather than at the lease's end (see services/leaseRecalls.ts).
  * Each receiver acknowledges once Redis has applied its hand-backs, and the sender waits for all of
  * them (bounded).
  */

@@ -81,7 +81,7 @@ export function createAuthenticator(deps: AuthDeps) {
     return Promise.all(released);
   }
 
-  const recall = createLeaseRecaller(deps.redis, deps.redisPrefix);
+  const recallAndRetake = createLeaseRecaller(deps.redis, deps.redisPrefix);
 
   /** Drops a cached key; resolves once its leased slots are back in Redis. */
   function forget(apiKey: string): Promise<unknown> | undefined {
@@ -140,8 +140,6 @@ export function createAuthenticator(deps: AuthDeps) {
     let entry = cache.get(apiKey);
     // Only well-formed keys are ever cached, so a cached one needs no second shape check.
     if (!entry && !isWellFormedKey(apiKey)) throw new AppError("UNAUTHORIZED", UNAUTHORIZED);
-    let recallTried = false;
-    let recalled = false;
     for (let attempt = 0; attempt < 3; attempt++) {
       if (!entry || entry.expiresAt < Date.now()) {
         if (entry) forget(apiKey);
@@ -151,22 +149,17 @@ export function createAuthenticator(deps: AuthDeps) {
       if (!principal || !call) throw new AppError("UNAUTHORIZED", UNAUTHORIZED);
       let rate: RateDecision;
       try {
-        rate = await leases.take(entry.slots, call, recalled);
+        const { slots } = entry;
+        rate = await leases.take(slots, call);
+        if (rate.leasesRunning) {
+          rate = await recallAndRetake(principal.accountId, (recalled) => leases.take(slots, call, recalled));
+        }
       } catch (error) {
         return redisUnavailable(error);
       }
       if (rate.outcome === "stale") {
         forget(apiKey);
         entry = undefined;
-        continue;
-      }
-      // Slots leased by API processes (this one included) and not used yet would make this a 429
-      // while the account is still under its limit: every process hands its unused ones back
-      // (acknowledged after Redis has them), and the request asks once more.
-      if (rate.outcome === "denied" && rate.leasesRunning && !recallTried && deps.authEvents) {
-        recallTried = true;
-        // Only a recall every process answered makes the leases still running used up.
-        recalled = await recall(principal.accountId);
         continue;
       }
       if (rate.outcome === "denied") throw rateLimited(rate);

@@ -1,6 +1,6 @@
 import { recallLeases } from "../authEvents";
 import { type Redis, redisKeys } from "../redis";
-import { LEASE_MS, pauseLeases } from "./rateLimit";
+import { LEASE_MS, pauseLeases, type RateDecision } from "./rateLimit";
 
 interface Recall {
   at: number;
@@ -12,19 +12,21 @@ interface Recall {
 const MAX_REMEMBERED = 10_000;
 
 /**
- * Recalls an account's leased rate-limit slots when Redis refused a request while leases were
- * running (see `authorize`): new leases are paused first (LEASE_PAUSE_MS; a lease granted after
- * the recall could strand slots again), then every API process hands back what it leased and has
- * not used. At most one recall per account per lease lifetime from this process: a client
- * hammering an exhausted account cannot turn each refusal into a broadcast.
- * Resolves to whether the recall is complete (every process acknowledged): then the leases still
- * running are used up, and the caller asks Redis again with `recalled`, whose answer leaves them
- * out of `Retry-After`. Otherwise it asks again without.
+ * Recalls the account's leased slots when Redis refused a request while leases were running, and
+ * takes the request's slot again: slots leased by API processes (this one included) and not used
+ * yet would make it a 429 while the account is still under its limit. New leases are paused first (LEASE_PAUSE_MS; a
+ * lease granted after the recall could strand slots again), then every API process hands back what
+ * it leased and has not used (acknowledged once Redis has it), and the request asks once more.
+ * Only a complete recall (every process acknowledged) makes the leases still running used up: then
+ * the second ask passes `recalled`, whose answer leaves them out of `Retry-After`.
+ * At most one recall per account per lease lifetime from this process: a client hammering an
+ * exhausted account cannot turn each refusal into a broadcast.
  */
 export function createLeaseRecaller(redis: Redis, redisPrefix: string) {
   const recalls = new Map<string, Recall>();
   const rateKeys = redisKeys(redisPrefix);
-  return function recall(accountId: string): Promise<boolean> {
+
+  function recall(accountId: string): Promise<boolean> {
     const now = performance.now();
     const last = recalls.get(accountId);
     if (last && now - last.at < LEASE_MS) return last.complete;
@@ -36,5 +38,13 @@ export function createLeaseRecaller(redis: Redis, redisPrefix: string) {
     recalls.delete(accountId);
     recalls.set(accountId, { at: now, complete });
     return complete;
+  }
+
+  /** For a refusal with `leasesRunning` (callers check it, keeping the hot path free of this). */
+  return async function recallAndRetake(
+    accountId: string,
+    take: (recalled: boolean) => Promise<RateDecision>,
+  ): Promise<RateDecision> {
+    return take(await recall(accountId));
   };
 }

@@ -36,12 +36,12 @@ export function nextSlotId(): string {
 }
 
 /** The log entry standing for `slots` slots taken by one round trip. */
-export function logEntry(slotId: string, slots: number): string {
+function logEntry(slotId: string, slots: number): string {
   return `${slotId}#${slots}`;
 }
 
 /** Where the count of a log's slots lives. */
-export function slotCountKey(rateKey: string): string {
+function slotCountKey(rateKey: string): string {
   return `${rateKey}:n`;
 }
 
@@ -54,7 +54,7 @@ function leasePauseKey(rateKey: string): string {
  * How long an account gets no new leases after its leases were recalled: it is at its limit, where
  * a lease could only strand slots again, and a minute covers a burst's tail.
  */
-export const LEASE_PAUSE_MS = 60_000;
+const LEASE_PAUSE_MS = 60_000;
 
 /** Stops new leases for an account (before recalling the running ones, so none slip in between). */
 export async function pauseLeases(redis: Redis, rateKey: string): Promise<void> {
@@ -146,6 +146,7 @@ elseif ARGV[9] == 'prefetch' then
   -- A prefetch serves no request now: near the limit it takes nothing.
   return {-2, free, 0, version}
 end
+-- The entry is logEntry(slotId, grant).
 redis.call('ZADD', KEYS[1], score, ARGV[3] .. '#' .. grant)
 redis.call('INCRBY', KEYS[4], grant)
 redis.call('PEXPIRE', KEYS[1], window + leaseMs)
@@ -198,7 +199,10 @@ export interface RateDecision {
   /** Milliseconds until the oldest counted request leaves the window (when denied: until a slot frees). */
   resetMs: number;
   authVersion: string;
-  /** Denied while some process held a running lease, whose unused slots a recall would bring back. */
+  /**
+   * Only on a refusal: some process held a running lease, whose unused slots a recall would bring
+   * back (see leaseRecalls.ts).
+   */
   leasesRunning?: boolean;
 }
 

@@ -130,7 +130,7 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
 
   /**
    * Takes one slot for this request: from a lease when possible, else from Redis (leasing more).
-   * `recalled`: asked again after the account's leases were recalled (see `authorize`).
+   * `recalled`: asked again after the account's leases were recalled (see leaseRecalls.ts).
    */
   async function take(slots: KeySlots, call: KeyCall, recalled = false): Promise<RateDecision> {
     for (;;) {

@@ -109,7 +109,7 @@ export function csrfMatches(session: Pick<WebSession, "csrfToken">, sent: string
  */
 export function createWebCharger(redis: Redis, redisPrefix: string, plans: PlanTable) {
   const consume = createRateLimiter(redis);
-  const recall = createLeaseRecaller(redis, redisPrefix);
+  const recallAndRetake = createLeaseRecaller(redis, redisPrefix);
   const keys = redisKeys(redisPrefix);
   return async function charge(principal: Pick<Principal, "accountId" | "plan">): Promise<RateDecision> {
     const take = (recalled: boolean) =>
@@ -124,8 +124,7 @@ export function createWebCharger(redis: Redis, redisPrefix: string, plans: PlanT
         recalled,
       }).catch(unavailable("Redis"));
     let rate = await take(false);
-    // API processes may hold leased slots of this account that they have not used (see `authorize`).
-    if (rate.outcome === "denied" && rate.leasesRunning) rate = await take(await recall(principal.accountId));
+    if (rate.leasesRunning) rate = await recallAndRetake(principal.accountId, take);
     if (rate.outcome !== "allowed") throw rateLimited(rate);
     return rate;
   };
