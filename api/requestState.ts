@@ -1,6 +1,6 @@
-import { AppError } from "../shared/errors";
-import type { Principal } from "../shared/services/authenticate";
-import type { RateDecision } from "../shared/services/rateLimit";
+import type { Principal } from "../shared/auth/apiKeys";
+import { AppError } from "../shared/core/errors";
+import type { RateDecision } from "../shared/ratelimit/limiter";
 
 /**
  * Per-request facts gathered before routing (request id, caller, timing). Kept in a WeakMap keyed by

@@ -1,10 +1,10 @@
-import { createDeps } from "../shared/deps";
-import { loadEnv, publicUrl } from "../shared/env";
-import { redisReady } from "../shared/redis";
-import { exitGracefully } from "../shared/shutdown";
+import { createDeps } from "../shared/context/deps";
+import { exitGracefully } from "../shared/context/shutdown";
+import { loadEnv, publicUrl } from "../shared/core/env";
+import { redisReady } from "../shared/core/redis";
 import { createApp } from "./app";
-import { closeTurnStreams } from "./chat/turnStream";
 import { serverMaxBodyBytes } from "./plugins/bodyLimit";
+import { closeTurnStreams } from "./sse/turnStream";
 
 const env = loadEnv();
 const deps = createDeps(env);

@@ -11,14 +11,14 @@
  *   bun run admin accounts:set-password --account <id>   (a generated website password, printed once)
  */
 import { parseArgs } from "node:util";
-import { findAccountById } from "../shared/db/repositories/accounts";
+import { findAccountById } from "../shared/auth/accountRepository";
+import * as accounts from "../shared/auth/accounts";
+import { generatePassword, setPassword } from "../shared/auth/webAuth";
+import { databaseUrl, loadEnv, redisUrl } from "../shared/core/env";
+import { AppError } from "../shared/core/errors";
+import { isPlanId, PLAN_IDS, type PlanId } from "../shared/core/plans";
+import { createRedis, redisReady } from "../shared/core/redis";
 import { createSql } from "../shared/db/sql";
-import { databaseUrl, loadEnv, redisUrl } from "../shared/env";
-import { AppError } from "../shared/errors";
-import { isPlanId, PLAN_IDS, type PlanId } from "../shared/plans";
-import { createRedis, redisReady } from "../shared/redis";
-import * as accounts from "../shared/services/accounts";
-import { generatePassword, setPassword } from "../shared/services/webAuth";
 
 const USAGE = `usage: bun run admin <accounts:create|accounts:set-plan|accounts:set-password|keys:create|keys:revoke|keys:list> [options]`;
 

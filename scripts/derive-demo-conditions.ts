@@ -16,7 +16,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { foldName } from "../shared/conditions/term";
+import { foldName } from "../shared/records/conditionTerm";
 
 const SEEDS = [
   "asthma",

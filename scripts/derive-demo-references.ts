@@ -13,11 +13,11 @@
  * stamps the cache's `fetchedAt` when it loads; labels carry openFDA's `last_updated` date).
  */
 import { join, resolve } from "node:path";
+import { labelKey, medicationKey } from "../shared/jobs/payloads/referenceQueries";
+import { classifyMedicationQuery, labelQueryFor } from "../shared/references/medication";
 import { toFdaPart } from "../shared/references/openfda";
-import { labelKey, medicationKey } from "../shared/references/queries";
 import { notFoundRxnorm } from "../shared/references/rxnav";
 import type { RxnormPart } from "../shared/references/schemas";
-import { classifyMedicationQuery, labelQueryFor } from "../shared/services/medication";
 
 const ROOT = resolve(import.meta.dir, "..");
 const IN_DIR = resolve(process.argv[2] ?? join(ROOT, "../shared/data/medications"));

@@ -1,7 +1,8 @@
 /** `bun run db:migrate`: creates the database when missing and applies pending migrations. */
+
+import { databaseUrl, loadEnv } from "../shared/core/env";
 import { migrate } from "../shared/db/migrate";
 import { createSql, ensureDatabase } from "../shared/db/sql";
-import { databaseUrl, loadEnv } from "../shared/env";
 
 const url = databaseUrl(loadEnv());
 await ensureDatabase(url);

@@ -6,7 +6,7 @@
  * every write is keyed by MONDO id. Prints a JSON summary on stdout. Needs running workers.
  */
 import { readMondo, toBatches } from "../shared/conditions/load";
-import { loadEnv } from "../shared/env";
+import { loadEnv } from "../shared/core/env";
 import { runCli } from "./lib/batchJobs";
 import { runConditionBatches } from "./lib/conditionJobs";
 

@@ -5,9 +5,9 @@
  * Progress (docs/s) goes to stderr; a JSON summary to stdout. Re-running is safe: every write is an
  * upsert by id. Needs workers (`bun run start` or `bun run workers`).
  */
-import { loadEnv } from "../shared/env";
-import { PAPER_BATCH_MAX } from "../shared/jobs";
-import { parseSourceLine, type SourcePaper } from "../shared/papers/record";
+import { loadEnv } from "../shared/core/env";
+import { PAPER_BATCH_MAX } from "../shared/jobs/catalog";
+import { parseSourceLine, type SourcePaper } from "../shared/records/paper";
 import { runCli } from "./lib/batchJobs";
 import { withPaperQueue } from "./lib/paperJobs";
 

@@ -4,10 +4,11 @@
  * `papers.reindex-range` jobs; workers read them from PostgreSQL and replace the documents.
  * Needs workers (`bun run start` or `bun run workers`).
  */
-import { nextPaperIdAfter } from "../shared/db/repositories/papers";
+
+import { databaseUrl, loadEnv } from "../shared/core/env";
 import { createSql } from "../shared/db/sql";
-import { databaseUrl, loadEnv } from "../shared/env";
-import { PAPER_BATCH_MAX } from "../shared/jobs";
+import { PAPER_BATCH_MAX } from "../shared/jobs/catalog";
+import { nextPaperIdAfter } from "../shared/papers/repository";
 import { runCli } from "./lib/batchJobs";
 import { withPaperQueue } from "./lib/paperJobs";
 

@@ -5,8 +5,8 @@
  * stops them and every process it started.
  */
 
-import { modelCatalog } from "../shared/chat/models";
-import { listenUrl, loadEnv, publicUrl } from "../shared/env";
+import { listenUrl, loadEnv, publicUrl } from "../shared/core/env";
+import { modelCatalog } from "../shared/llm/models";
 import { prepareInfrastructure } from "./lib/boot";
 import { type Managed, StartupError, stopAll, waitFor } from "./lib/processes";
 import { reindexWhenBehind, seedDemo, seedDemoLogin, seedDemoPapers } from "./lib/seed";

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Env } from "../shared/env";
+import type { Env } from "../shared/core/env";
 
 export function localMeiliUrl(env: Env): string {
   return `http://127.0.0.1:${env.MEILI_PORT}`;

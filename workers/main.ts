@@ -1,8 +1,8 @@
-import { applyIndexSettings } from "../search-index/settings";
-import { createDeps } from "../shared/deps";
-import { loadEnv } from "../shared/env";
-import { redisReady } from "../shared/redis";
-import { exitGracefully } from "../shared/shutdown";
+import { createDeps } from "../shared/context/deps";
+import { exitGracefully } from "../shared/context/shutdown";
+import { loadEnv } from "../shared/core/env";
+import { redisReady } from "../shared/core/redis";
+import { applyIndexSettings } from "../shared/indexing/settings";
 import { startWorkers } from "./runner";
 
 const env = loadEnv();

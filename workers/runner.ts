@@ -1,9 +1,9 @@
 import { Value } from "@sinclair/typebox/value";
 import { type Job, UnrecoverableError, Worker } from "bullmq";
-import type { Deps } from "../shared/deps";
-import { redisUrl } from "../shared/env";
-import { AppError } from "../shared/errors";
-import { createJobMetricsRecorder } from "../shared/jobMetrics";
+import type { Deps } from "../shared/context/deps";
+import { redisUrl } from "../shared/core/env";
+import { AppError } from "../shared/core/errors";
+import { createRedis, type Redis } from "../shared/core/redis";
 import {
   isJobName,
   JOBS,
@@ -12,10 +12,10 @@ import {
   QUEUE_WORKER_OPTIONS,
   type QueueName,
   selectQueues,
-} from "../shared/jobs";
-import { scheduleRepeatableJobs } from "../shared/queue";
-import { createRedis, type Redis } from "../shared/redis";
-import "../shared/formats";
+} from "../shared/jobs/catalog";
+import { createJobMetricsRecorder } from "../shared/jobs/metrics";
+import { scheduleRepeatableJobs } from "../shared/jobs/queue";
+import "../shared/core/formats";
 import { ON_FINAL_FAILURE, PROCESSORS } from "./processors";
 
 /** Queues whose jobs wait for other jobs (a chat turn for its reference lookups): closed first on shutdown. */

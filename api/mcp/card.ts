@@ -1,6 +1,6 @@
-import type { Env } from "../../shared/env";
-import { publicUrl } from "../../shared/env";
-import { TOOLS } from "../../shared/tools";
+import type { Env } from "../../shared/core/env";
+import { publicUrl } from "../../shared/core/env";
+import { TOOLS } from "../../shared/toolCatalog";
 import { PROTOCOL_VERSIONS } from "./protocol";
 import { SERVER_INFO } from "./server";
 

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
-import type { Deps } from "../../shared/deps";
-import { AppError } from "../../shared/errors";
+import { contextFor } from "../../shared/context/ctx";
+import type { Deps } from "../../shared/context/deps";
+import { AppError } from "../../shared/core/errors";
 import { responseBody } from "../plugins/largeBodies";
 import { callerOf, stateOf } from "../requestState";
 import { handleMcpRequest } from "./server";
@@ -44,7 +45,7 @@ export function mcpRoutes(deps: Deps) {
       async ({ request }) => {
         const { principal, rate } = callerOf(request);
         const { forwarded, parsed } = await readMessage(request);
-        const ctx = { deps, principal, rate, requestId: stateOf(request).requestId };
+        const ctx = contextFor(deps, stateOf(request).requestId, principal, rate);
         const response = await handleMcpRequest(forwarded, ctx, deps.log, parsed);
         // The transport answers a batch without messages like one of notifications (202, nothing
         // run); JSON-RPC 2.0 calls an empty array an Invalid Request. Checked after the transport so

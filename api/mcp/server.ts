@@ -11,11 +11,11 @@ import {
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { Value } from "@sinclair/typebox/value";
 import { z } from "zod";
-import { AppError, clipErrorText } from "../../shared/errors";
-import type { Logger } from "../../shared/log";
-import { requireFeature } from "../../shared/services/access";
-import { TOOLS, TOOLS_BY_NAME } from "../../shared/tools";
-import type { ToolContext } from "../../shared/tools/types";
+import { requireFeature } from "../../shared/auth/access";
+import type { Ctx } from "../../shared/context/ctx";
+import { AppError, clipErrorText } from "../../shared/core/errors";
+import type { Logger } from "../../shared/core/log";
+import { TOOLS, TOOLS_BY_NAME } from "../../shared/toolCatalog";
 import { unstorableText } from "../plugins/inputGuard";
 import { adaptVersionHeader, negotiateVersion } from "./protocol";
 
@@ -60,7 +60,7 @@ const TOOL_LIST = TOOLS.map((tool) => ({
  */
 export async function handleMcpRequest(
   request: Request,
-  ctx: ToolContext,
+  ctx: Ctx,
   log: Logger,
   /** The body already parsed as JSON by the caller (the transport then does not read it). */
   parsedBody?: unknown,
@@ -101,7 +101,7 @@ export async function handleMcpRequest(
  * failures (a retry may help); anything else is a JSON-RPC internal error without internals (the
  * request id finds it in our logs).
  */
-async function callTool(ctx: ToolContext, log: Logger, name: string, args: unknown): Promise<CallToolResult> {
+async function callTool(ctx: Ctx, log: Logger, name: string, args: unknown): Promise<CallToolResult> {
   const tool = TOOLS_BY_NAME.get(name);
   if (!tool) return failure(`Unknown tool "${name}". Call tools/list for the available tools.`);
   if (!Value.Check(tool.input, args)) {
@@ -111,7 +111,7 @@ async function callTool(ctx: ToolContext, log: Logger, name: string, args: unkno
   const unstorable = unstorableText(args);
   if (unstorable) return failure(`Invalid arguments for ${name}: ${unstorable.path}: ${unstorable.message}`);
   try {
-    if (tool.feature) requireFeature(ctx.deps.plans, ctx.principal, tool.feature);
+    if (tool.feature) requireFeature(ctx.plans, ctx, tool.feature);
     const output = await tool.run(ctx, args);
     return { content: [{ type: "text", text: tool.render(output) }], structuredContent: output };
   } catch (error) {

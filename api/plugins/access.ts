@@ -1,7 +1,7 @@
-import { AppError } from "../../shared/errors";
-import type { PlanTable } from "../../shared/plans";
-import { type Feature, requireFeature } from "../../shared/services/access";
-import { type Authenticator, setRateLimitHeaders } from "../../shared/services/authenticate";
+import { type Feature, requireFeature } from "../../shared/auth/access";
+import { type Authenticator, setRateLimitHeaders } from "../../shared/auth/apiKeys";
+import { AppError } from "../../shared/core/errors";
+import type { PlanTable } from "../../shared/core/plans";
 import { stateOf } from "../requestState";
 
 /**

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import type { Deps } from "../../shared/deps";
-import type { Authenticator } from "../../shared/services/authenticate";
+import type { Authenticator } from "../../shared/auth/apiKeys";
+import type { Deps } from "../../shared/context/deps";
 import { keyAdmission, pathOf, policyFor } from "./access";
 import { limitBody } from "./bodyLimit";
 import { sessionAdmission } from "./session";

@@ -1,5 +1,5 @@
-import type { Env } from "../../shared/env";
-import { AppError } from "../../shared/errors";
+import type { Env } from "../../shared/core/env";
+import { AppError } from "../../shared/core/errors";
 import { AUDIO_MAX_BYTES } from "../../shared/transcription/audio";
 import { moveState } from "../requestState";
 

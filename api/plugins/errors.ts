@@ -1,6 +1,6 @@
 import { Elysia, type ValidationError } from "elysia";
-import { AppError, type ErrorDetail, errorBody } from "../../shared/errors";
-import type { Logger } from "../../shared/log";
+import { AppError, type ErrorDetail, errorBody } from "../../shared/core/errors";
+import type { Logger } from "../../shared/core/log";
 import { stateOf } from "../requestState";
 import { logRequest } from "./requestContext";
 

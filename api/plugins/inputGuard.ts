@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { AppError, type ErrorDetail } from "../../shared/errors";
+import { AppError, type ErrorDetail } from "../../shared/core/errors";
 
 /** Deeper than any body of ours (a chat request is 3 levels); a JSON-RPC body is checked by MCP. */
 export const MAX_BODY_DEPTH = 32;

@@ -1,6 +1,6 @@
 import type { AnyElysia, InternalRoute } from "elysia";
-import type { CounterChild, HistogramChild } from "../../shared/metrics";
-import { httpRequestDuration, httpRequests } from "../../shared/serviceMetrics";
+import type { CounterChild, HistogramChild } from "../../shared/core/metrics";
+import { httpRequestDuration, httpRequests } from "../../shared/core/serviceMetrics";
 import { stateOf } from "../requestState";
 import { pathOf } from "./access";
 import { toAppError } from "./errors";

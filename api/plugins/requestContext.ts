@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { withoutKeys } from "../../shared/keys";
-import type { Logger } from "../../shared/log";
+import { withoutKeys } from "../../shared/core/keys";
+import type { Logger } from "../../shared/core/log";
 import { initState, stateOf } from "../requestState";
 import { pathOf } from "./access";
 

@@ -1,15 +1,15 @@
-import type { Deps } from "../../shared/deps";
-import { publicUrl } from "../../shared/env";
-import { AppError } from "../../shared/errors";
-import { requireFeature } from "../../shared/services/access";
-import { setRateLimitHeaders } from "../../shared/services/authenticate";
+import { requireFeature } from "../../shared/auth/access";
+import { setRateLimitHeaders } from "../../shared/auth/apiKeys";
 import {
   createWebCharger,
   csrfMatches,
   resolveSession,
   WEB_SESSION_KEY_ID,
   type WebSession,
-} from "../../shared/services/webSessions";
+} from "../../shared/auth/webSessions";
+import type { Deps } from "../../shared/context/deps";
+import { publicUrl } from "../../shared/core/env";
+import { AppError } from "../../shared/core/errors";
 import { stateOf } from "../requestState";
 import type { AccessPolicy, HeaderBag } from "./access";
 

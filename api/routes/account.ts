@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import type { PlanTable } from "../../shared/plans";
-import { AccountInfoSchema, describeAccount } from "../../shared/services/account";
+import { AccountInfoSchema, describeAccount } from "../../shared/auth/accountInfo";
+import type { PlanTable } from "../../shared/core/plans";
 import { callerOf } from "../requestState";
 
 export function accountRoutes(plans: PlanTable) {

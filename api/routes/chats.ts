@@ -1,8 +1,11 @@
 import { Elysia, t } from "elysia";
-import { ModelInfoSchema, modelsForPlan } from "../../shared/chat/models";
-import { ChatListSchema, ChatPatchSchema, ChatSummarySchema, ConversationSchema } from "../../shared/chat/schemas";
-import type { Deps } from "../../shared/deps";
-import { publicUrl } from "../../shared/env";
+import type { Deps } from "../../shared/context/deps";
+import {
+  ChatListSchema,
+  ChatPatchSchema,
+  ChatSummarySchema,
+  ConversationSchema,
+} from "../../shared/conversations/schemas";
 import {
   listChats,
   patchChat,
@@ -10,7 +13,9 @@ import {
   removeChat,
   revokeChatShares,
   shareChat,
-} from "../../shared/services/chats";
+} from "../../shared/conversations/verbs";
+import { publicUrl } from "../../shared/core/env";
+import { ModelInfoSchema, modelsForPlan } from "../../shared/llm/models";
 import { callerOf } from "../requestState";
 import { type Mount, V1 } from "./mount";
 

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { Deps } from "../../shared/deps";
+import type { Deps } from "../../shared/context/deps";
 import { serverCard } from "../mcp/card";
 
 /** Where the card is served: the two spec paths and the server-card proposal's path. */

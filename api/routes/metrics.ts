@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../shared/deps";
-import { EXPOSITION_CONTENT_TYPE } from "../../shared/metrics";
-import { authorizeScrape, exposeMetrics } from "../../shared/services/metricsExposition";
+import type { Deps } from "../../shared/context/deps";
+import { EXPOSITION_CONTENT_TYPE } from "../../shared/core/metrics";
+import { authorizeScrape, exposeMetrics } from "../../shared/system/metricsExposition";
 
 /** GET /metrics for Prometheus; who may read it is decided in shared/services/metricsExposition.ts. */
 export function metricsRoutes(deps: Pick<Deps, "env" | "redis" | "queues" | "log">) {

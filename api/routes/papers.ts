@@ -1,11 +1,11 @@
 import { Elysia, t } from "elysia";
-import type { SortBy, SortOrder } from "../../search-index/advancedSearch";
-import type { Deps } from "../../shared/deps";
-import { AppError } from "../../shared/errors";
+import type { Deps } from "../../shared/context/deps";
+import { AppError } from "../../shared/core/errors";
 import { PaperFiltersSchema } from "../../shared/papers/filters";
 import { PaginationSchema, type PaperPageJson, PaperPageSchema, pageJson } from "../../shared/papers/page";
-import { PaperSchema } from "../../shared/papers/record";
-import { getPaper, type PapersCtx, searchPapersFielded, searchPaperTitles } from "../../shared/services/papers";
+import type { SortBy, SortOrder } from "../../shared/papers/search/advancedSearch";
+import { getPaper, type PapersCtx, searchPapersFielded, searchPaperTitles } from "../../shared/papers/verbs";
+import { PaperSchema } from "../../shared/records/paper";
 import { jsonResponse } from "../plugins/largeBodies";
 import { callerOf } from "../requestState";
 import { API_KEY_SECURITY as SECURITY } from "./security";

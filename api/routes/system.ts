@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../shared/deps";
-import { checkReadiness } from "../../shared/services/readiness";
+import type { Deps } from "../../shared/context/deps";
+import { checkReadiness } from "../../shared/system/readiness";
 
 const Dependency = t.Object({ ok: t.Boolean(), latencyMs: t.Number(), error: t.Optional(t.String()) });
 

@@ -1,10 +1,11 @@
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../shared/deps";
-import { AppError } from "../../shared/errors";
+import type { Deps } from "../../shared/context/deps";
+import { AppError } from "../../shared/core/errors";
+import { LanguageCodeSchema, ProviderSchema } from "../../shared/jobs/payloads/transcription";
 import { AUDIO_MAX_BYTES, AUDIO_TYPES } from "../../shared/transcription/audio";
 import { readMultipart } from "../../shared/transcription/form";
-import { LanguageCodeSchema, ProviderSchema, TranscriptionResponseSchema } from "../../shared/transcription/schemas";
-import { transcribe } from "../../shared/transcription/service";
+import { TranscriptionResponseSchema } from "../../shared/transcription/schemas";
+import { transcribe } from "../../shared/transcription/transcribe";
 import { type Mount, V1 } from "./mount";
 
 const TranscribeForm = t.Object(

@@ -1,13 +1,13 @@
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../shared/deps";
-import { publicUrl } from "../../shared/env";
-import { completeUpload, getUpload, presignUpload, receiveSignedUpload } from "../../shared/services/uploads";
+import type { Deps } from "../../shared/context/deps";
+import { publicUrl } from "../../shared/core/env";
 import {
   PresignInputSchema,
   PresignResultSchema,
   UploadInfoSchema,
   UploadStatusSchema,
 } from "../../shared/uploads/schemas";
+import { completeUpload, getUpload, presignUpload, receiveSignedUpload } from "../../shared/uploads/verbs";
 import { callerOf } from "../requestState";
 import { type Mount, V1 } from "./mount";
 

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { AppError } from "../../shared/errors";
+import { AppError } from "../../shared/core/errors";
 import { webAssets } from "./assets";
 import { PAGES, type PageDefinition, renderPage } from "./pages";
 

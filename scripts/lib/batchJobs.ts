@@ -1,8 +1,8 @@
 import { QueueEvents } from "bullmq";
-import { type Env, redisUrl } from "../../shared/env";
-import type { JobName, JobPayload, QueueName } from "../../shared/jobs";
-import { closeQueues, createQueues, enqueue } from "../../shared/queue";
-import { createRedis, redisReady } from "../../shared/redis";
+import { type Env, redisUrl } from "../../shared/core/env";
+import { createRedis, redisReady } from "../../shared/core/redis";
+import type { JobName, JobPayload, QueueName } from "../../shared/jobs/catalog";
+import { closeQueues, createQueues, enqueue } from "../../shared/jobs/queue";
 
 export class NoWorkersError extends Error {}
 

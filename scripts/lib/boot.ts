@@ -1,9 +1,9 @@
 import { createMeili } from "../../search-index/client";
 import { localMeiliDir, localMeiliUrl, masterKeyFile } from "../../search-index/config";
-import { applyIndexSettings } from "../../search-index/settings";
+import { databaseUrl, type Env, redisUrl } from "../../shared/core/env";
 import { migrate } from "../../shared/db/migrate";
 import { createSql, ensureDatabase } from "../../shared/db/sql";
-import { databaseUrl, type Env, redisUrl } from "../../shared/env";
+import { applyIndexSettings } from "../../shared/indexing/settings";
 import { ensureMasterKey, launchMeili, meiliHealthy } from "./meili";
 import { ensurePostgres } from "./postgres";
 import { type Managed, StartupError, stopAll, tcpOpen } from "./processes";

@@ -1,5 +1,5 @@
-import type { ConditionTerm } from "../../shared/conditions/term";
-import type { Env } from "../../shared/env";
+import type { Env } from "../../shared/core/env";
+import type { ConditionTerm } from "../../shared/records/conditionTerm";
 import { withQueueBatches } from "./batchJobs";
 
 /** Batches queued ahead of the workers: the conditions queue's concurrency, times two. */

@@ -1,13 +1,13 @@
 import { join } from "node:path";
 import { createMeili } from "../../search-index/client";
-import { indexUid } from "../../search-index/settings";
-import { findAccountByEmail } from "../../shared/db/repositories/accounts";
-import { countPapers } from "../../shared/db/repositories/papers";
+import { indexUid } from "../../search-index/indexes";
+import { findAccountByEmail } from "../../shared/auth/accountRepository";
+import { createAccount } from "../../shared/auth/accounts";
+import { accountHasPassword, generatePassword, setPassword } from "../../shared/auth/webAuth";
+import { databaseUrl, type Env, redisUrl } from "../../shared/core/env";
+import { createRedis } from "../../shared/core/redis";
 import { createSql, type Sql } from "../../shared/db/sql";
-import { databaseUrl, type Env, redisUrl } from "../../shared/env";
-import { createRedis } from "../../shared/redis";
-import { createAccount } from "../../shared/services/accounts";
-import { accountHasPassword, generatePassword, setPassword } from "../../shared/services/webAuth";
+import { countPapers } from "../../shared/papers/repository";
 
 export const DEMO_EMAIL = "demo@example.com";
 

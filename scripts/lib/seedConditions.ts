@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { countConditions } from "../../shared/db/repositories/conditions";
-import type { Env } from "../../shared/env";
+import { countConditions } from "../../shared/conditions/repository";
+import type { Env } from "../../shared/core/env";
 import { loadWhenEmpty } from "./seed";
 
 /** The real MONDO slice shipped with the project (provenance in shared/data/mondo/PROVENANCE.md). */

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { insertCachedReferenceIfMissing, type ReferenceSource } from "../../shared/db/repositories/referenceCache";
+import { databaseUrl, type Env } from "../../shared/core/env";
 import { createSql } from "../../shared/db/sql";
-import { databaseUrl, type Env } from "../../shared/env";
+import { insertCachedReferenceIfMissing, type ReferenceSource } from "../../shared/references/cacheRepository";
 
 /** Labels recorded from openFDA and constructed RxNorm concepts (shared/data/medications/PROVENANCE.md). */
 export const DEMO_REFERENCES = join(import.meta.dir, "../../shared/data/medications/demo-cache.json.gz");

@@ -1,7 +1,7 @@
+import { CONDITION_BATCH_MAX, type ConditionTerm, type ParsedTerm } from "../records/conditionTerm";
 import { parseJsonlTerm } from "./formats/jsonl";
 import { parseObo } from "./formats/obo";
 import { parseOboGraphs } from "./formats/obographs";
-import { CONDITION_BATCH_MAX, type ConditionTerm, type ParsedTerm } from "./term";
 
 export type MondoFormat = "jsonl" | "obo" | "obographs";
 

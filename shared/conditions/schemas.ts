@@ -1,6 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { PaperSchema } from "../papers/record";
-import { MondoIdSchema, SynonymSchema } from "./term";
+import { MondoIdSchema, SynonymSchema } from "../records/conditionTerm";
+import { PaperSchema } from "../records/paper";
 
 const TermRefSchema = T.Object({
   id: MondoIdSchema,

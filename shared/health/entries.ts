@@ -1,5 +1,5 @@
-import type { NewEntry } from "../db/repositories/trackers";
-import { AppError, type ErrorDetail } from "../errors";
+import { AppError, type ErrorDetail } from "../core/errors";
+import type { NewEntry } from "./logRepository";
 import type { EntryInput, TrackerStatus } from "./schemas";
 import { uniqueTrimmed } from "./text";
 

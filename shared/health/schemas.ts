@@ -1,5 +1,8 @@
 import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
-import { LogKindSchema } from "../services/symptoms";
+
+/** Log kinds; each has its own symptom options (provenance in shared/data/symptoms/PROVENANCE.md). */
+export const LogKindSchema = T.Union([T.Literal("acute"), T.Literal("pregnancy"), T.Literal("custom")]);
+export type LogKind = Static<typeof LogKindSchema>;
 
 /**
  * Shapes of the health profile, logs (trackers) and entries: request bodies validated by the API

@@ -1,5 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { type Paper, PaperSchema } from "./record";
+import { type Paper, PaperSchema } from "../records/paper";
 
 /** A page of papers, as both searches return it; the route validates with it and the search code is typed by it. */
 export const PaginationSchema = T.Object({

@@ -1,5 +1,5 @@
-import type { Env } from "../env";
-import type { UpstreamConfig } from "./http";
+import type { Env } from "../core/env";
+import type { UpstreamConfig } from "../core/upstream";
 import type { OpenFdaConfig } from "./openfda";
 
 export function rxnavConfig(env: Env): UpstreamConfig {

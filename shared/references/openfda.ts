@@ -1,5 +1,5 @@
-import { getJson, type UpstreamConfig } from "./http";
-import type { LabelQuery } from "./queries";
+import { getJson, type UpstreamConfig } from "../core/upstream";
+import type { LabelQuery } from "../jobs/payloads/referenceQueries";
 import { type FdaPart, LABEL_SECTIONS } from "./schemas";
 
 /**

@@ -1,5 +1,5 @@
-import { getJson, type UpstreamConfig } from "./http";
-import type { MedicationQuery } from "./queries";
+import { getJson, type UpstreamConfig } from "../core/upstream";
+import type { MedicationQuery } from "../jobs/payloads/referenceQueries";
 import type { RxnormPart } from "./schemas";
 
 /**

@@ -1,8 +1,8 @@
 import { Type as T } from "@sinclair/typebox";
-import { AppError } from "../errors";
-import { AccountInfoSchema, describeAccount } from "../services/account";
-import { getUpload } from "../services/uploads";
+import { AccountInfoSchema, describeAccount } from "../auth/accountInfo";
+import { AppError } from "../core/errors";
 import { UploadInfoSchema } from "../uploads/schemas";
+import { getUpload } from "../uploads/verbs";
 import { READ_ONLY } from "./context";
 import { defineTool } from "./types";
 
@@ -16,7 +16,7 @@ export const getAccountTool = defineTool({
   annotations: READ_ONLY,
   run: (ctx) => {
     if (!ctx.rate) throw new AppError("BAD_REQUEST", "The account tool answers only on a direct API or MCP request.");
-    return describeAccount(ctx.deps.plans, ctx.principal, ctx.rate);
+    return describeAccount(ctx.plans, ctx, ctx.rate);
   },
   render: (info) =>
     `Plan ${info.plan}: ${info.usage.remaining} of ${info.usage.limit} requests left this hour; health ${info.limits.health ? "included" : "not included"}.`,
@@ -31,6 +31,6 @@ export const getUploadTool = defineTool({
   output: UploadInfoSchema,
   annotations: READ_ONLY,
   feature: "health",
-  run: (ctx, input) => getUpload(ctx.deps, ctx.principal, input.fileId),
+  run: (ctx, input) => getUpload(ctx, ctx, input.fileId),
   render: (u) => `${u.filename}: ${u.status}${u.failureReason ? ` (${u.failureReason})` : ""}.`,
 });

@@ -1,8 +1,9 @@
 import { Value } from "@sinclair/typebox/value";
 import { jsonSchema, type ToolSet, tool } from "ai";
-import { AppError } from "../errors";
-import { requireFeature } from "../services/access";
-import type { AnyTool, ToolContext } from "./types";
+import { requireFeature } from "../auth/access";
+import type { Ctx } from "../context/ctx";
+import { AppError } from "../core/errors";
+import type { AnyTool } from "./types";
 
 /**
  * The chat adapter of the tool catalog: AI SDK tools that validate with the same TypeBox schema as
@@ -10,7 +11,7 @@ import type { AnyTool, ToolContext } from "./types";
  * model as the tool's error text so it can correct itself; anything else is reported without
  * internals.
  */
-export function toAiSdkTools(tools: readonly AnyTool[], ctx: ToolContext): ToolSet {
+export function toAiSdkTools(tools: readonly AnyTool[], ctx: Ctx): ToolSet {
   return Object.fromEntries(
     tools.map((definition) => [
       definition.name,
@@ -25,12 +26,12 @@ export function toAiSdkTools(tools: readonly AnyTool[], ctx: ToolContext): ToolS
         }),
         execute: async (input: Record<string, unknown>) => {
           try {
-            if (definition.feature) requireFeature(ctx.deps.plans, ctx.principal, definition.feature);
+            if (definition.feature) requireFeature(ctx.plans, ctx, definition.feature);
             return await definition.run(ctx, input as never);
           } catch (error) {
             if (error instanceof AppError && error.status < 500) throw new Error(error.message);
             if (error instanceof AppError && error.kind === "UPSTREAM_FAILED") throw new Error(error.message);
-            ctx.deps.log.error("chat tool failed", { requestId: ctx.requestId, tool: definition.name, error });
+            ctx.log.error("chat tool failed", { requestId: ctx.requestId, tool: definition.name, error });
             throw new Error(`The ${definition.name} tool failed; try again later.`);
           }
         },

@@ -1,7 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import { ConditionDetailSchema, ConditionLookupSchema, ConditionSearchSchema } from "../conditions/schemas";
-import { PaperSchema } from "../papers/record";
-import { getCondition, lookupCondition, PAPERS_DEFAULT, searchConditions } from "../services/conditions";
+import { getCondition, lookupCondition, PAPERS_DEFAULT, searchConditions } from "../conditions/verbs";
+import { PaperSchema } from "../records/paper";
 import { conditionsCtx, READ_ONLY } from "./context";
 import { defineTool } from "./types";
 

@@ -1,22 +1,22 @@
-import type { ConditionsCtx } from "../services/conditions";
-import type { HealthCtx } from "../services/healthProfile";
-import type { PapersCtx } from "../services/papers";
-import type { ToolContext } from "./types";
+import type { ConditionsCtx } from "../conditions/verbs";
+import type { Ctx } from "../context/ctx";
+import type { HealthCtx } from "../health/profile";
+import type { PapersCtx } from "../papers/verbs";
 
 /** The service contexts a tool call runs with: the same verbs and arguments as the REST routes. */
-export const healthCtx = (ctx: ToolContext): HealthCtx => ({ sql: ctx.deps.sql, accountId: ctx.principal.accountId });
+export const healthCtx = (ctx: Ctx): HealthCtx => ({ sql: ctx.sql, accountId: ctx.accountId });
 
-export const conditionsCtx = (ctx: ToolContext): ConditionsCtx => ({
-  sql: ctx.deps.sql,
-  meili: ctx.deps.meili,
-  indexPrefix: ctx.deps.env.MEILI_INDEX_PREFIX,
+export const conditionsCtx = (ctx: Ctx): ConditionsCtx => ({
+  sql: ctx.sql,
+  meili: ctx.meili,
+  indexPrefix: ctx.env.MEILI_INDEX_PREFIX,
 });
 
-export const papersCtx = (ctx: ToolContext): PapersCtx => ({
-  sql: ctx.deps.sql,
-  meili: ctx.deps.meili,
-  indexPrefix: ctx.deps.env.MEILI_INDEX_PREFIX,
-  maxPageSize: ctx.deps.plans[ctx.principal.plan].maxPageSize,
+export const papersCtx = (ctx: Ctx): PapersCtx => ({
+  sql: ctx.sql,
+  meili: ctx.meili,
+  indexPrefix: ctx.env.MEILI_INDEX_PREFIX,
+  maxPageSize: ctx.plans[ctx.plan].maxPageSize,
 });
 
 /** Annotation sets: reads of our own data, reads of third-party sources, and writes. */

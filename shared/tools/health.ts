@@ -1,7 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
-import { ProfileDeletionSchema, ProfileInputSchema, ProfileSchema } from "../health/schemas";
-import { deleteProfile, getProfile, saveProfile } from "../services/healthProfile";
-import { LogKindSchema, listSymptomOptions, SymptomOptionsSchema } from "../services/symptoms";
+import { deleteProfile, getProfile, saveProfile } from "../health/profile";
+import { LogKindSchema, ProfileDeletionSchema, ProfileInputSchema, ProfileSchema } from "../health/schemas";
+import { listSymptomOptions, SymptomOptionsSchema } from "../health/symptoms";
 import { DELETE, healthCtx, READ_ONLY, WRITE_IDEMPOTENT } from "./context";
 import { defineTool } from "./types";
 

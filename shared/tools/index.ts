@@ -1,13 +1,4 @@
 import { getAccountTool, getUploadTool } from "./account";
-import {
-  deleteChatTool,
-  getChatTool,
-  healthChatTool,
-  listChatsTool,
-  listModelsTool,
-  shareChatTool,
-  updateChatTool,
-} from "./chat";
 import { conditionPapersTool, getConditionReferenceTool, getConditionTool, searchConditionsTool } from "./conditions";
 import { deleteHealthProfileTool, getHealthProfileTool, listSymptomOptionsTool, saveHealthProfileTool } from "./health";
 import { searchPapersTool } from "./literature";
@@ -48,52 +39,3 @@ export const CHAT_TOOLS: AnyTool[] = [
   searchPapersTool,
   listSymptomOptionsTool,
 ].map(asAny);
-
-/** The MCP catalog: 36 tools, in the order of the README table. */
-export const TOOLS: AnyTool[] = [
-  // papers
-  searchPapersByTitleTool,
-  searchPapersTool,
-  searchPapersAdvancedTool,
-  getPaperTool,
-  getPapersTool,
-  recentPapersTool,
-  listPaperCategoriesTool,
-  paperFacetsTool,
-  // conditions
-  getConditionReferenceTool,
-  searchConditionsTool,
-  getConditionTool,
-  conditionPapersTool,
-  // medications
-  getMedicationReferenceTool,
-  getMedicationLabelSectionsTool,
-  getMedicationNdcsTool,
-  // health profile
-  getHealthProfileTool,
-  saveHealthProfileTool,
-  deleteHealthProfileTool,
-  // health logs
-  listHealthLogsTool,
-  createHealthLogTool,
-  getHealthLogTool,
-  updateHealthLogTool,
-  deleteHealthLogTool,
-  addHealthLogEntryTool,
-  summarizeHealthLogTool,
-  exportHealthLogTool,
-  listSymptomOptionsTool,
-  // chat
-  healthChatTool,
-  listChatsTool,
-  getChatTool,
-  updateChatTool,
-  deleteChatTool,
-  shareChatTool,
-  listModelsTool,
-  // uploads and account
-  getUploadTool,
-  getAccountTool,
-].map(asAny);
-
-export const TOOLS_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));

@@ -1,7 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import { PaginationSchema, papersOf } from "../papers/page";
-import { PaperSchema } from "../papers/record";
-import { searchPapersFielded } from "../services/papers";
+import { searchPapersFielded } from "../papers/verbs";
+import { PaperSchema } from "../records/paper";
 import { papersCtx, READ_ONLY } from "./context";
 import { defineTool } from "./types";
 

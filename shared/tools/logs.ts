@@ -1,4 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
+import { exportTracker, summarizeTracker } from "../health/logReports";
+import { addEntry, createTracker, getTracker, listTrackers, patchTracker, removeTracker } from "../health/logs";
 import {
   EntryInputSchema,
   EntrySchema,
@@ -9,8 +11,6 @@ import {
   TrackerSchema,
 } from "../health/schemas";
 import { TrackerSummarySchema } from "../health/summary";
-import { exportTracker, summarizeTracker } from "../services/trackerReports";
-import { addEntry, createTracker, getTracker, listTrackers, patchTracker, removeTracker } from "../services/trackers";
 import { DELETE, healthCtx, READ_ONLY, WRITE } from "./context";
 import { defineTool } from "./types";
 

@@ -1,8 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
-import { FILTER_KEYS } from "../../search-index/advancedSearch";
 import { PaperFiltersSchema } from "../papers/filters";
 import { PaginationSchema, type PaperPageJson, PaperPageSchema, papersOf } from "../papers/page";
-import { type Paper, PaperSchema } from "../papers/record";
+import { FILTER_KEYS } from "../papers/search/advancedSearch";
 import {
   getPaper,
   getPapers,
@@ -10,7 +9,8 @@ import {
   paperFacets,
   searchPapersFielded,
   searchPaperTitles,
-} from "../services/papers";
+} from "../papers/verbs";
+import { type Paper, PaperSchema } from "../records/paper";
 import { papersCtx, READ_ONLY } from "./context";
 import { defineTool } from "./types";
 

@@ -1,6 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
+import { lookupMedication } from "../references/medication";
 import { LABEL_SECTIONS, MedicationReferenceSchema } from "../references/schemas";
-import { lookupMedication } from "../services/medication";
 import { READ_ONLY_OPEN } from "./context";
 import { defineTool } from "./types";
 
@@ -22,7 +22,7 @@ export const getMedicationReferenceTool = defineTool({
   output: MedicationReferenceSchema,
   annotations: READ_ONLY_OPEN,
   feature: "health",
-  run: (ctx, input) => lookupMedication(ctx.deps, input.name),
+  run: (ctx, input) => lookupMedication(ctx, input.name),
   render: (ref) => {
     const rx = ref.rxnorm.found ? `${ref.rxnorm.name} (RxCUI ${ref.rxnorm.rxcui}, ${ref.rxnorm.tty})` : "not in RxNorm";
     const label = ref.fda.found
@@ -60,7 +60,7 @@ export const getMedicationLabelSectionsTool = defineTool({
   annotations: READ_ONLY_OPEN,
   feature: "health",
   run: async (ctx, input) => {
-    const { fda, disclaimer } = await lookupMedication(ctx.deps, input.name);
+    const { fda, disclaimer } = await lookupMedication(ctx, input.name);
     const wanted: string[] = input.sections ?? Object.keys(fda.sections);
     return {
       query: input.name,
@@ -100,7 +100,7 @@ export const getMedicationNdcsTool = defineTool({
   annotations: READ_ONLY_OPEN,
   feature: "health",
   run: async (ctx, input) => {
-    const { rxnorm } = await lookupMedication(ctx.deps, input.name);
+    const { rxnorm } = await lookupMedication(ctx, input.name);
     return {
       query: input.name,
       found: rxnorm.found,

@@ -1,5 +1,5 @@
 import { UnrecoverableError } from "bullmq";
-import { UpstreamError } from "../references/http";
+import { UpstreamError } from "../core/upstream";
 import type { AudioInput } from "./providers";
 import type { Transcript } from "./schemas";
 import { postForm } from "./upstream";

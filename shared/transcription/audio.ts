@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 
 /** Largest audio file we accept: ElevenLabs takes far more, Addis AI's SDK documents 25 MB, so 25 MiB. */
 export const AUDIO_MAX_BYTES = 25 * 1024 * 1024;

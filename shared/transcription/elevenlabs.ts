@@ -1,4 +1,4 @@
-import { UpstreamError } from "../references/http";
+import { UpstreamError } from "../core/upstream";
 import type { AudioInput } from "./providers";
 import type { Transcript } from "./schemas";
 import { postForm } from "./upstream";

@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 
 /**
  * Reads a multipart/form-data body. Bun's parser types a file part by its file name's extension and

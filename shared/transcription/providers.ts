@@ -1,8 +1,9 @@
-import type { Env } from "../env";
-import { AppError } from "../errors";
+import type { Env } from "../core/env";
+import { AppError } from "../core/errors";
+import type { Provider } from "../jobs/payloads/transcription";
 import { transcribeWithAddis } from "./addis";
 import { transcribeWithElevenLabs } from "./elevenlabs";
-import type { Provider, Transcript } from "./schemas";
+import type { Transcript } from "./schemas";
 
 export const PROVIDER_NAMES: Record<Provider, string> = { addis: "Addis AI", elevenlabs: "ElevenLabs" };
 

@@ -1,4 +1,4 @@
-import type { Redis } from "../redis";
+import type { Redis } from "../core/redis";
 
 /**
  * Audio waiting for its transcription job lives in Redis under the deployment's prefix, not in the

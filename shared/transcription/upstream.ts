@@ -1,5 +1,5 @@
 import { UnrecoverableError } from "bullmq";
-import { fetchUpstream, UpstreamError, upstreamJson } from "../references/http";
+import { fetchUpstream, UpstreamError, upstreamJson } from "../core/upstream";
 
 export interface SttUpstream {
   /** Shown in errors and logs: "ElevenLabs", "Addis AI". */

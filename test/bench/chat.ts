@@ -11,11 +11,12 @@
 import { isStepCount, streamText } from "ai";
 import { Queue } from "bullmq";
 import { stopProcess } from "../../scripts/lib/processes";
-import { createOfflineModel } from "../../shared/chat/offlineModel";
-import { healthInstructions } from "../../shared/chat/prompt";
-import { redisUrl } from "../../shared/env";
-import { createRedis } from "../../shared/redis";
-import { createAccount } from "../../shared/services/accounts";
+import { createAccount } from "../../shared/auth/accounts";
+import { healthInstructions } from "../../shared/chat/turn/prompt";
+import { contextFor } from "../../shared/context/ctx";
+import { redisUrl } from "../../shared/core/env";
+import { createRedis } from "../../shared/core/redis";
+import { createOfflineModel } from "../../shared/llm/offline/model";
 import { CHAT_TOOLS } from "../../shared/tools";
 import { toAiSdkTools } from "../../shared/tools/aiSdk";
 import { HOP_QUEUE, hopChannel } from "./queueHop";
@@ -47,7 +48,7 @@ try {
 
   async function inProcess(): Promise<{ first: number; total: number }> {
     const start = performance.now();
-    const ctx = { deps: world.deps, principal: { accountId, plan: "pro" as const }, requestId: "bench" };
+    const ctx = contextFor(world.deps, "bench", { accountId, plan: "pro" });
     const result = streamText({
       model: createOfflineModel(),
       instructions: healthInstructions(undefined),

@@ -8,8 +8,8 @@
  *   bun test/bench/conditions.ts        (needs wrk: apt-get install wrk; BENCH_CONNECTIONS, BENCH_SECONDS)
  */
 import { stopProcess } from "../../scripts/lib/processes";
-import { createAccount } from "../../shared/services/accounts";
-import { lookupCondition } from "../../shared/services/conditions";
+import { createAccount } from "../../shared/auth/accounts";
+import { lookupCondition } from "../../shared/conditions/verbs";
 import { startWorkers } from "../../workers/runner";
 import { benchWorld, formatResult, loadDemoData, serve, type WrkResult, wrk } from "./world";
 

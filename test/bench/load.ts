@@ -19,8 +19,8 @@ import { freePort, stopProcess, tcpOpen, waitFor } from "../../scripts/lib/proce
 import { DEMO_PAPERS } from "../../scripts/lib/seed";
 import { DEMO_CONDITIONS } from "../../scripts/lib/seedConditions";
 import { seedDemoReferences } from "../../scripts/lib/seedReferences";
-import { PLANS } from "../../shared/plans";
-import { createAccount } from "../../shared/services/accounts";
+import { createAccount } from "../../shared/auth/accounts";
+import { PLANS } from "../../shared/core/plans";
 import { conditionNames, firstChunkRow, LOG_DIR, paperQueries, printReport, type RunFacts } from "./loadReport";
 import { loadAverage, type MemorySeries, OpStats, rssMb, samplesCsv } from "./loadStats";
 import { benchWorld, cpuMs, loadDemoData } from "./world";

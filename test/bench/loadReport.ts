@@ -1,6 +1,6 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseSourceLine, toPaper } from "../../shared/papers/record";
+import { parseSourceLine, toPaper } from "../../shared/records/paper";
 import { fmt, type MemorySeries, memoryVerdict, type OpStats, percentile } from "./loadStats";
 
 /** Where the load run's processes write their logs (kept after the run, overwritten by the next). */

@@ -7,7 +7,7 @@
 
 import { stopProcess } from "../../scripts/lib/processes";
 import { DEMO_PAPERS } from "../../scripts/lib/seed";
-import { createAccount } from "../../shared/services/accounts";
+import { createAccount } from "../../shared/auth/accounts";
 import { startWorkers } from "../../workers/runner";
 import { benchWorld, formatResult, serve, type WrkResult, wrk } from "./world";
 

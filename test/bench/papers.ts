@@ -13,12 +13,12 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stopProcess } from "../../scripts/lib/processes";
-import { fieldedSearchBody } from "../../search-index/advancedSearch";
-import { fromPaperHit, PAPERS_SETTINGS, type PaperHit, toPaperDocument } from "../../search-index/papers";
-import { titleSearchBody } from "../../search-index/searchPapers";
-import { indexUid } from "../../search-index/settings";
-import { parseSourceLine, toPaper } from "../../shared/papers/record";
-import { createAccount } from "../../shared/services/accounts";
+import { indexUid } from "../../search-index/indexes";
+import { createAccount } from "../../shared/auth/accounts";
+import { fieldedSearchBody } from "../../shared/papers/search/advancedSearch";
+import { fromPaperHit, PAPERS_SETTINGS, type PaperHit, toPaperDocument } from "../../shared/papers/search/document";
+import { titleSearchBody } from "../../shared/papers/search/titleSearch";
+import { parseSourceLine, toPaper } from "../../shared/records/paper";
 import { benchWorld, cpuMs, formatResult, serve, type WrkResult, wrk } from "./world";
 
 const SOURCE = join(import.meta.dir, "../../../shared/data/arxiv/papers.jsonl.gz");

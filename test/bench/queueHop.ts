@@ -4,8 +4,8 @@
  * cannot avoid, measured on the same machine in the same run.
  */
 import { Worker } from "bullmq";
-import { loadEnv, redisUrl } from "../../shared/env";
-import { createRedis } from "../../shared/redis";
+import { loadEnv, redisUrl } from "../../shared/core/env";
+import { createRedis } from "../../shared/core/redis";
 
 export const HOP_QUEUE = "bench-hop";
 export const hopChannel = (prefix: string, jobId: string) => `${prefix}:hop:${jobId}`;

@@ -7,7 +7,7 @@
  *   server that replays recorded RxNav/openFDA responses (goal: exactly one each).
  */
 import { stopProcess } from "../../scripts/lib/processes";
-import { createAccount } from "../../shared/services/accounts";
+import { createAccount } from "../../shared/auth/accounts";
 import { startWorkers } from "../../workers/runner";
 import { startUpstreamFixtures } from "../helpers/upstream";
 import { benchWorld, formatResult, serve, type WrkResult, wrk } from "./world";

@@ -9,7 +9,7 @@
  * Needs wrk (apt-get install wrk). Prints a markdown table for docs/benchmarks.md.
  */
 import { stopProcess } from "../../scripts/lib/processes";
-import { createAccount } from "../../shared/services/accounts";
+import { createAccount } from "../../shared/auth/accounts";
 import { benchWorld, cpuMs, formatResult, serve, wrk } from "./world";
 
 const DURATION = process.env.BENCH_SECONDS ?? "10";

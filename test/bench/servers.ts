@@ -6,10 +6,10 @@
  */
 import { Elysia } from "elysia";
 import { createApp } from "../../api/app";
-import { createDeps } from "../../shared/deps";
-import { loadEnv } from "../../shared/env";
-import { PLANS, type PlanTable } from "../../shared/plans";
-import { redisReady } from "../../shared/redis";
+import { createDeps } from "../../shared/context/deps";
+import { loadEnv } from "../../shared/core/env";
+import { PLANS, type PlanTable } from "../../shared/core/plans";
+import { redisReady } from "../../shared/core/redis";
 
 const [mode, port] = Bun.argv.slice(2);
 const SAMPLE = {

@@ -6,11 +6,11 @@ import { prepareInfrastructure } from "../../scripts/lib/boot";
 import { freePort, stopAll, tcpOpen, waitFor } from "../../scripts/lib/processes";
 import { DEMO_PAPERS } from "../../scripts/lib/seed";
 import { DEMO_CONDITIONS } from "../../scripts/lib/seedConditions";
+import { closeDeps, createDeps, type Deps } from "../../shared/context/deps";
+import { type Env, LOCAL_DATABASE_URL, parseEnv } from "../../shared/core/env";
+import { createLogger } from "../../shared/core/log";
+import { redisReady } from "../../shared/core/redis";
 import { dropDatabase } from "../../shared/db/sql";
-import { closeDeps, createDeps, type Deps } from "../../shared/deps";
-import { type Env, LOCAL_DATABASE_URL, parseEnv } from "../../shared/env";
-import { createLogger } from "../../shared/log";
-import { redisReady } from "../../shared/redis";
 import { processEnvFor } from "../helpers/infra";
 
 /** An isolated database, Redis prefix and Meilisearch for one bench run, removed at the end. */

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { toPaperDocument } from "../../search-index/papers";
-import { applyIndexSettings, indexUid } from "../../search-index/settings";
-import type { Deps } from "../../shared/deps";
-import { setPlan } from "../../shared/services/accounts";
+import { indexUid } from "../../search-index/indexes";
+import { setPlan } from "../../shared/auth/accounts";
+import type { Deps } from "../../shared/context/deps";
+import { applyIndexSettings } from "../../shared/indexing/settings";
+import { toPaperDocument } from "../../shared/papers/search/document";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { type SttReplay, startSttReplay } from "../fixtures/transcription/replayServer";
 import {

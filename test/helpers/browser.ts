@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { createApp } from "../../api/app";
 import { freePort } from "../../scripts/lib/processes";
-import type { Deps } from "../../shared/deps";
+import type { Deps } from "../../shared/context/deps";
 
 /** Debian's chromium package; CI (.ci/run) installs it. No browser is downloaded. */
 export const CHROMIUM = "/usr/bin/chromium";

@@ -1,5 +1,5 @@
+import { ERROR_KINDS } from "../../shared/core/errors";
 import type { Sql } from "../../shared/db/sql";
-import { ERROR_KINDS } from "../../shared/errors";
 import { describeRequest, type FuzzRequest } from "./fuzz";
 
 /**

@@ -1,5 +1,5 @@
-import type { Deps } from "../../shared/deps";
-import type { PlanId } from "../../shared/plans";
+import type { Deps } from "../../shared/context/deps";
+import type { PlanId } from "../../shared/core/plans";
 import { call, createTestAccount, json, type TestAccount, type TestApp } from "./http";
 
 /** A health-plan account, with consent given (a saved profile) unless asked otherwise. */

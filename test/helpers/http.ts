@@ -1,7 +1,7 @@
 import type { createApp } from "../../api/app";
-import type { Deps } from "../../shared/deps";
-import type { PlanId } from "../../shared/plans";
-import { createAccount } from "../../shared/services/accounts";
+import { createAccount } from "../../shared/auth/accounts";
+import type { Deps } from "../../shared/context/deps";
+import type { PlanId } from "../../shared/core/plans";
 
 export type TestApp = ReturnType<typeof createApp>;
 

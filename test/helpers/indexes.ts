@@ -1,9 +1,10 @@
 import { DEMO_PAPERS } from "../../scripts/lib/seed";
 import { DEMO_CONDITIONS } from "../../scripts/lib/seedConditions";
-import { toPaperDocument } from "../../search-index/papers";
-import { applyIndexSettings, indexUid } from "../../search-index/settings";
-import type { Deps } from "../../shared/deps";
-import { type Paper, parseSourceLine, toPaper } from "../../shared/papers/record";
+import { indexUid } from "../../search-index/indexes";
+import type { Deps } from "../../shared/context/deps";
+import { applyIndexSettings } from "../../shared/indexing/settings";
+import { toPaperDocument } from "../../shared/papers/search/document";
+import { type Paper, parseSourceLine, toPaper } from "../../shared/records/paper";
 import { startWorkers } from "../../workers/runner";
 import { processEnvFor } from "./infra";
 

@@ -5,14 +5,14 @@ import { QueueEvents } from "bullmq";
 import { prepareInfrastructure } from "../../scripts/lib/boot";
 import { freePort, type Managed, stopAll } from "../../scripts/lib/processes";
 import { createMeili } from "../../search-index/client";
-import { dropIndexes } from "../../search-index/settings";
+import { dropIndexes } from "../../search-index/indexes";
+import { closeDeps, createDeps, type Deps } from "../../shared/context/deps";
+import { type Env, LOCAL_DATABASE_URL, parseEnv, redisUrl } from "../../shared/core/env";
+import { createLogger, type Logger } from "../../shared/core/log";
+import type { PlanTable } from "../../shared/core/plans";
+import { createRedis, redisReady } from "../../shared/core/redis";
 import { dropDatabase } from "../../shared/db/sql";
-import { closeDeps, createDeps, type Deps } from "../../shared/deps";
-import { type Env, LOCAL_DATABASE_URL, parseEnv, redisUrl } from "../../shared/env";
-import type { QueueName } from "../../shared/jobs";
-import { createLogger, type Logger } from "../../shared/log";
-import type { PlanTable } from "../../shared/plans";
-import { createRedis, redisReady } from "../../shared/redis";
+import type { QueueName } from "../../shared/jobs/catalog";
 
 /**
  * One isolated world per `bun test` run: its own PostgreSQL database, Redis key prefix and

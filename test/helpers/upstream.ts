@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import type { Deps } from "../../shared/deps";
-import type { Env } from "../../shared/env";
+import type { Deps } from "../../shared/context/deps";
+import type { Env } from "../../shared/core/env";
 
 /**
  * A local HTTP server standing in for RxNav and openFDA: it replays recorded real responses (read

@@ -1,6 +1,6 @@
-import type { Deps } from "../../shared/deps";
-import type { PlanId } from "../../shared/plans";
-import { setPlan } from "../../shared/services/accounts";
+import { setPlan } from "../../shared/auth/accounts";
+import type { Deps } from "../../shared/context/deps";
+import type { PlanId } from "../../shared/core/plans";
 import { type Call, call, json, type TestApp } from "./http";
 
 /** A signed-in website user: its cookie header and CSRF token, as a browser page would hold them. */

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
+import type { Deps } from "../../shared/context/deps";
 import { listMigrations, migrate } from "../../shared/db/migrate";
-import type { Deps } from "../../shared/deps";
 import { call } from "../helpers/http";
 import { testDeps, testWorld } from "../helpers/infra";
 

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
 import { waitFor } from "../../scripts/lib/processes";
-import { authChannel } from "../../shared/authEvents";
-import { revokeApiKey } from "../../shared/db/repositories/accounts";
-import type { Deps } from "../../shared/deps";
-import { generateApiKey, KEY_PREFIX } from "../../shared/keys";
-import { revokeKey, setPlan } from "../../shared/services/accounts";
+import { revokeApiKey } from "../../shared/auth/accountRepository";
+import { revokeKey, setPlan } from "../../shared/auth/accounts";
+import type { Deps } from "../../shared/context/deps";
+import { generateApiKey, KEY_PREFIX } from "../../shared/core/keys";
+import { authChannel } from "../../shared/events/authEvents";
 import { call, createTestAccount, errorOf, mcpCall, type TestApp } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import { OFFLINE_MODEL } from "../../shared/chat/models";
-import type { ChatReply } from "../../shared/chat/schemas";
-import type { Deps } from "../../shared/deps";
+import type { Deps } from "../../shared/context/deps";
+import type { ChatReply } from "../../shared/conversations/schemas";
+import { OFFLINE_MODEL } from "../../shared/llm/models";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { sendWithTransport, sseEvents } from "../helpers/chat";
 import { healthAccount } from "../helpers/health";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import { modelCatalog } from "../../shared/chat/models";
-import type { Deps } from "../../shared/deps";
-import type { Env } from "../../shared/env";
+import type { Deps } from "../../shared/context/deps";
+import type { Env } from "../../shared/core/env";
+import { modelCatalog } from "../../shared/llm/models";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { openaiReplayEnv, type ProviderReplay, startProviderReplay } from "../fixtures/providers/replayServer";
 import { makePng } from "../helpers/files";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
 import { freePort, stopProcess, tcpOpen, waitFor } from "../../scripts/lib/processes";
-import type { Deps } from "../../shared/deps";
+import type { Deps } from "../../shared/context/deps";
 import { startWorkers } from "../../workers/runner";
 import { sseEvents } from "../helpers/chat";
 import { healthAccount } from "../helpers/health";

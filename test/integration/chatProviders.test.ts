@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import { modelCatalog } from "../../shared/chat/models";
-import type { ChatReply } from "../../shared/chat/schemas";
-import type { Deps } from "../../shared/deps";
-import type { Env } from "../../shared/env";
+import type { Deps } from "../../shared/context/deps";
+import type { ChatReply } from "../../shared/conversations/schemas";
+import type { Env } from "../../shared/core/env";
+import { modelCatalog } from "../../shared/llm/models";
 import { startWorkers, type Workers } from "../../workers/runner";
 import {
   openaiReplayEnv,

@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { UIMessageChunk } from "ai";
-import { followTurn } from "../../shared/chat/followTurn";
-import { findChatById, findReplyToTurn, insertChatWithMessage, listMessages } from "../../shared/db/repositories/chats";
-import type { Deps } from "../../shared/deps";
-import { enqueue } from "../../shared/queue";
-import { redisKeys } from "../../shared/redis";
-import { prepareTurn, submitTurn } from "../../shared/services/chat";
+import { followTurn } from "../../shared/chat/turn/follow";
+import { prepareTurn, submitTurn } from "../../shared/chat/turn/prepare";
+import type { Deps } from "../../shared/context/deps";
+import {
+  findChatById,
+  findReplyToTurn,
+  insertChatWithMessage,
+  listMessages,
+} from "../../shared/conversations/repository";
+import { redisKeys } from "../../shared/core/redis";
+import { enqueue } from "../../shared/jobs/queue";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { createTestAccount } from "../helpers/http";
 import { testDeps } from "../helpers/infra";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import type { ChatReply } from "../../shared/chat/schemas";
-import type { Deps } from "../../shared/deps";
+import type { Deps } from "../../shared/context/deps";
+import type { ChatReply } from "../../shared/conversations/schemas";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { addEntry, createTracker, healthAccount } from "../helpers/health";
 import { call, json, type TestApp } from "../helpers/http";

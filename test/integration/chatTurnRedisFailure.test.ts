@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { OFFLINE_MODEL_ID } from "../../shared/chat/offlineModel";
-import { createRedis } from "../../shared/redis";
-import { runChatTurn } from "../../shared/services/chatTurn";
+import { runChatTurn } from "../../shared/chat/turn/run";
+import { createRedis } from "../../shared/core/redis";
+import { OFFLINE_MODEL_ID } from "../../shared/llm/offline/model";
 import { createTestAccount } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
 

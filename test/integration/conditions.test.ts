@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import type { Deps } from "../../shared/deps";
-import { PLANS, type PlanTable } from "../../shared/plans";
+import type { Deps } from "../../shared/context/deps";
+import { PLANS, type PlanTable } from "../../shared/core/plans";
 import { call, createTestAccount, errorOf, json, type TestApp } from "../helpers/http";
 import { ownIndexes } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";

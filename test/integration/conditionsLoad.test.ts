@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { seedDemoConditions } from "../../scripts/lib/seedConditions";
-import { conditionKey } from "../../search-index/conditions";
-import { applyIndexSettings, indexUid } from "../../search-index/settings";
-import { countConditions, deleteConditions, findConditionById } from "../../shared/db/repositories/conditions";
-import type { Deps } from "../../shared/deps";
-import type { Env } from "../../shared/env";
+import { indexUid } from "../../search-index/indexes";
+import { countConditions, deleteConditions, findConditionById } from "../../shared/conditions/repository";
+import { conditionKey } from "../../shared/conditions/search/document";
+import type { Deps } from "../../shared/context/deps";
+import type { Env } from "../../shared/core/env";
+import { applyIndexSettings } from "../../shared/indexing/settings";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { processEnvFor, testDeps, testWorld } from "../helpers/infra";
 

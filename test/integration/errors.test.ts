@@ -3,8 +3,8 @@ import { Elysia, t } from "elysia";
 import { createApp } from "../../api/app";
 import { errorHandler } from "../../api/plugins/errors";
 import { requestContext } from "../../api/plugins/requestContext";
-import type { Deps } from "../../shared/deps";
-import { AppError, ERROR_KINDS } from "../../shared/errors";
+import type { Deps } from "../../shared/context/deps";
+import { AppError, ERROR_KINDS } from "../../shared/core/errors";
 import { call, createTestAccount, errorOf, type TestAccount, type TestApp } from "../helpers/http";
 import { logLines, testDeps, testLog } from "../helpers/infra";
 

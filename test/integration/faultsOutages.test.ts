@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { stopProcess, waitFor } from "../../scripts/lib/processes";
 import { createMeili } from "../../search-index/client";
-import { toPaperDocument } from "../../search-index/papers";
-import { applyIndexSettings, indexUid } from "../../search-index/settings";
+import { indexUid } from "../../search-index/indexes";
+import type { Deps } from "../../shared/context/deps";
+import { type Env, redisUrl } from "../../shared/core/env";
+import { createRedis, redisReady } from "../../shared/core/redis";
 import { createSql, type Sql } from "../../shared/db/sql";
-import type { Deps } from "../../shared/deps";
-import { type Env, redisUrl } from "../../shared/env";
-import { parseSourceLine, toPaper } from "../../shared/papers/record";
-import { createRedis, redisReady } from "../../shared/redis";
+import { applyIndexSettings } from "../../shared/indexing/settings";
+import { toPaperDocument } from "../../shared/papers/search/document";
+import { parseSourceLine, toPaper } from "../../shared/records/paper";
 import {
   addEntry,
   deletePrefix,

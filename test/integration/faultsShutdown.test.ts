@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { stopProcess, waitFor } from "../../scripts/lib/processes";
-import type { Deps } from "../../shared/deps";
-import { redisUrl } from "../../shared/env";
+import type { Deps } from "../../shared/context/deps";
+import { redisUrl } from "../../shared/core/env";
 import { sseEvents } from "../helpers/chat";
 import {
   addEntry,

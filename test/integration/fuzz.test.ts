@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { createApp } from "../../api/app";
 import { policyFor } from "../../api/plugins/access";
-import type { Deps } from "../../shared/deps";
-import { PLAN_IDS, PLANS, type PlanTable } from "../../shared/plans";
-import { createSession } from "../../shared/services/webSessions";
+import { createSession } from "../../shared/auth/webSessions";
+import type { Deps } from "../../shared/context/deps";
+import { PLAN_IDS, PLANS, type PlanTable } from "../../shared/core/plans";
 import { startWorkers, type Workers } from "../../workers/runner";
 import {
   describeRequest,

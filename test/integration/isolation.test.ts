@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import type { ChatReply } from "../../shared/chat/schemas";
-import type { Deps } from "../../shared/deps";
-import { setPlan } from "../../shared/services/accounts";
+import { setPlan } from "../../shared/auth/accounts";
+import type { Deps } from "../../shared/context/deps";
+import type { ChatReply } from "../../shared/conversations/schemas";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { addEntry, createTracker, healthAccount } from "../helpers/health";
 import { call, errorOf, json, mcpCall, type TestAccount, type TestApp } from "../helpers/http";

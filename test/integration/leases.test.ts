@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
 import { waitFor } from "../../scripts/lib/processes";
-import type { Deps } from "../../shared/deps";
-import { PLANS, type PlanTable } from "../../shared/plans";
-import { redisKeys } from "../../shared/redis";
-import { createKey, revokeKey } from "../../shared/services/accounts";
-import { createRateLimiter, LEASE_THRESHOLD, nextSlotId, peekUsage } from "../../shared/services/rateLimit";
+import { createKey, revokeKey } from "../../shared/auth/accounts";
+import type { Deps } from "../../shared/context/deps";
+import { PLANS, type PlanTable } from "../../shared/core/plans";
+import { redisKeys } from "../../shared/core/redis";
+import { createRateLimiter, LEASE_THRESHOLD, nextSlotId, peekUsage } from "../../shared/ratelimit/limiter";
 import { call, createTestAccount, type TestApp } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
 import { webCall, webUser } from "../helpers/website";

@@ -4,9 +4,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { createApp } from "../../api/app";
 import { PROTOCOL_VERSIONS } from "../../api/mcp/protocol";
-import type { Deps } from "../../shared/deps";
-import { publicUrl } from "../../shared/env";
-import { PLANS, type PlanTable } from "../../shared/plans";
+import type { Deps } from "../../shared/context/deps";
+import { publicUrl } from "../../shared/core/env";
+import { PLANS, type PlanTable } from "../../shared/core/plans";
 import { createTestAccount, type TestAccount } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
 

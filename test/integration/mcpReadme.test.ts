@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { TOOLS } from "../../shared/tools";
+import { TOOLS } from "../../shared/toolCatalog";
 
 /**
  * The README's tool table (under the heading `### MCP tools`) and the catalog agree: the same

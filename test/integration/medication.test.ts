@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
 import { seedDemoReferences } from "../../scripts/lib/seedReferences";
-import type { Deps } from "../../shared/deps";
+import type { Deps } from "../../shared/context/deps";
 import type { MedicationReference } from "../../shared/references/schemas";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { call, createTestAccount, errorOf, json, type TestApp } from "../helpers/http";

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { QueueEvents } from "bullmq";
 import { DEMO_PAPERS, reindexWhenBehind } from "../../scripts/lib/seed";
-import { fromPaperHit, type PaperDocument, paperKey, toPaperDocument } from "../../search-index/papers";
-import { applyIndexSettings, indexUid } from "../../search-index/settings";
-import { countPapers, findPaperById } from "../../shared/db/repositories/papers";
-import type { Deps } from "../../shared/deps";
-import { type Paper, parseSourceLine, type SourcePaper } from "../../shared/papers/record";
-import { enqueue } from "../../shared/queue";
+import { indexUid } from "../../search-index/indexes";
+import type { Deps } from "../../shared/context/deps";
+import { applyIndexSettings } from "../../shared/indexing/settings";
+import { enqueue } from "../../shared/jobs/queue";
+import { countPapers, findPaperById } from "../../shared/papers/repository";
+import { fromPaperHit, type PaperDocument, paperKey, toPaperDocument } from "../../shared/papers/search/document";
+import { type Paper, parseSourceLine, type SourcePaper } from "../../shared/records/paper";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { processEnvFor, queueEventsFor, testDeps, testWorld } from "../helpers/infra";
 

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import { indexPapers } from "../../search-index/ingest";
-import { applyIndexSettings } from "../../search-index/settings";
-import type { Deps } from "../../shared/deps";
-import type { Paper } from "../../shared/papers/record";
-import { PLANS, type PlanTable } from "../../shared/plans";
+import type { Deps } from "../../shared/context/deps";
+import { PLANS, type PlanTable } from "../../shared/core/plans";
+import { indexPapers } from "../../shared/indexing/papers";
+import { applyIndexSettings } from "../../shared/indexing/settings";
+import type { Paper } from "../../shared/records/paper";
 import { call, createTestAccount, errorOf, type TestAccount, type TestApp } from "../helpers/http";
 import { demoPapers } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";

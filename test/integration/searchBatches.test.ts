@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { waitFor } from "../../scripts/lib/processes";
 import { createMeili, type Meilisearch, searchIndex } from "../../search-index/client";
-import { toPaperDocument } from "../../search-index/papers";
+import { indexUid } from "../../search-index/indexes";
 import {
   batchSizes,
   laneState,
@@ -11,10 +11,11 @@ import {
   search,
   splitResults,
 } from "../../search-index/searchBatches";
-import { titleSearchBody } from "../../search-index/searchPapers";
-import { applyIndexSettings, indexUid } from "../../search-index/settings";
-import type { Deps } from "../../shared/deps";
-import type { Paper } from "../../shared/papers/record";
+import type { Deps } from "../../shared/context/deps";
+import { applyIndexSettings } from "../../shared/indexing/settings";
+import { toPaperDocument } from "../../shared/papers/search/document";
+import { titleSearchBody } from "../../shared/papers/search/titleSearch";
+import type { Paper } from "../../shared/records/paper";
 import { demoPapers } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
 

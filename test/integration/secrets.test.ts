@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type Redis from "ioredis";
 import { createApp } from "../../api/app";
-import type { ChatReply } from "../../shared/chat/schemas";
-import type { Deps } from "../../shared/deps";
-import { redisUrl } from "../../shared/env";
-import { createRedis } from "../../shared/redis";
-import { createKey, revokeKey } from "../../shared/services/accounts";
+import { createKey, revokeKey } from "../../shared/auth/accounts";
+import type { Deps } from "../../shared/context/deps";
+import type { ChatReply } from "../../shared/conversations/schemas";
+import { redisUrl } from "../../shared/core/env";
+import { createRedis } from "../../shared/core/redis";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { createTracker, healthAccount } from "../helpers/health";
 import { call, errorOf, json, mcpCall, type TestAccount, type TestApp } from "../helpers/http";

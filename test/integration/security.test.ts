@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
 import { bodyLimitFor } from "../../api/plugins/bodyLimit";
-import { modelCatalog, OFFLINE_MODEL } from "../../shared/chat/models";
-import type { ChatReply } from "../../shared/chat/schemas";
-import type { Deps } from "../../shared/deps";
-import { uploadKey } from "../../shared/uploads/storage";
+import type { Deps } from "../../shared/context/deps";
+import type { ChatReply } from "../../shared/conversations/schemas";
+import { modelCatalog, OFFLINE_MODEL } from "../../shared/llm/models";
+import { uploadKey } from "../../shared/storage/storage";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { type ProviderReplay, startProviderReplay } from "../fixtures/providers/replayServer";
 import { addEntry, createTracker, healthAccount } from "../helpers/health";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import type { Deps } from "../../shared/deps";
-import { createRateLimiter, handBack, LEASE_MS, peekUsage } from "../../shared/services/rateLimit";
+import type { Deps } from "../../shared/context/deps";
+import { createRateLimiter, handBack, LEASE_MS, peekUsage } from "../../shared/ratelimit/limiter";
 import { testDeps } from "../helpers/infra";
 
 let deps: Deps;

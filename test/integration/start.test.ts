@@ -3,9 +3,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../scripts/lib/processes";
+import { LOCAL_DATABASE_URL } from "../../shared/core/env";
+import { createRedis } from "../../shared/core/redis";
 import { dropDatabase } from "../../shared/db/sql";
-import { LOCAL_DATABASE_URL } from "../../shared/env";
-import { createRedis } from "../../shared/redis";
 import { RUN_ID } from "../helpers/infra";
 
 const database = new URL(process.env.DATABASE_URL ?? LOCAL_DATABASE_URL);

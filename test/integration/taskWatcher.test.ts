@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { searchApplied } from "../../search-index/ingest";
-import { indexUid } from "../../search-index/settings";
+import { indexUid } from "../../search-index/indexes";
 import { finishedTask } from "../../search-index/taskWatcher";
+import { searchApplied } from "../../shared/indexing/papers";
 import { testDeps } from "../helpers/infra";
 
 /** Paper jobs wait for their Meilisearch tasks through one poller per process (search-index/taskWatcher.ts). */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import type { Deps } from "../../shared/deps";
+import type { Deps } from "../../shared/context/deps";
 import type { TrackerSummary } from "../../shared/health/summary";
 import { addEntry, createTracker, type EntryBody, healthAccount } from "../helpers/health";
 import { call, errorOf, json, type TestApp } from "../helpers/http";

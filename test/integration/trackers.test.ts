@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import type { Deps } from "../../shared/deps";
+import type { Deps } from "../../shared/context/deps";
 import { addEntry, createTracker, healthAccount, type TrackerBody } from "../helpers/health";
 import { call, createTestAccount, errorOf, json, type TestApp } from "../helpers/http";
 import { testDeps } from "../helpers/infra";

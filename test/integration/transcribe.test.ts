@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import type { Deps } from "../../shared/deps";
-import type { Env } from "../../shared/env";
+import type { Deps } from "../../shared/context/deps";
+import type { Env } from "../../shared/core/env";
 import { AUDIO_MAX_BYTES } from "../../shared/transcription/audio";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { type SttReplay, startSttReplay } from "../fixtures/transcription/replayServer";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { followTurn } from "../../shared/chat/followTurn";
-import { LOG_TTL_AFTER_END_SECONDS, replayTurn, turnPublisher } from "../../shared/chat/turnEvents";
-import { redisKeys } from "../../shared/redis";
+import { followTurn } from "../../shared/chat/turn/follow";
+import { redisKeys } from "../../shared/core/redis";
+import { LOG_TTL_AFTER_END_SECONDS, replayTurn, turnPublisher } from "../../shared/events/turnEvents";
 import { testDeps } from "../helpers/infra";
 
 describe("a chat turn's Redis log", () => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
 import { seedDemoReferences } from "../../scripts/lib/seedReferences";
-import type { ChatReply } from "../../shared/chat/schemas";
-import type { Deps } from "../../shared/deps";
+import type { Deps } from "../../shared/context/deps";
+import type { ChatReply } from "../../shared/conversations/schemas";
+import { uploadKey } from "../../shared/storage/storage";
 import type { UploadInfo } from "../../shared/uploads/schemas";
 import { signUpload } from "../../shared/uploads/signing";
-import { uploadKey } from "../../shared/uploads/storage";
 import { expirePendingUploads } from "../../workers/processors/uploads";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { makePng } from "../helpers/files";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import type { Deps } from "../../shared/deps";
-import { uploadConfig } from "../../shared/uploads/config";
+import type { Deps } from "../../shared/context/deps";
+import { uploadConfig } from "../../shared/storage/config";
 import type { UploadInfo } from "../../shared/uploads/schemas";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { healthAccount } from "../helpers/health";

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import type { Deps } from "../../shared/deps";
-import { AppError } from "../../shared/errors";
-import { createGate } from "../../shared/services/webAuth";
+import { createGate } from "../../shared/auth/webAuth";
+import type { Deps } from "../../shared/context/deps";
+import { AppError } from "../../shared/core/errors";
 import { call, createTestAccount, errorOf, json, mcpCall, type TestApp } from "../helpers/http";
 import { processEnvFor, testDeps, testWorld } from "../helpers/infra";
 import { sessionCookieOf, TEST_PASSWORD, uniqueEmail, webCall, webUser } from "../helpers/website";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import type { Deps } from "../../shared/deps";
-import { PLANS } from "../../shared/plans";
+import type { Deps } from "../../shared/context/deps";
+import { PLANS } from "../../shared/core/plans";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { sseEvents } from "../helpers/chat";
 import { call, createTestAccount, errorOf, json, type TestApp } from "../helpers/http";

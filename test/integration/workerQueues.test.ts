@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { QueueEvents } from "bullmq";
-import type { Deps } from "../../shared/deps";
-import { enqueue } from "../../shared/queue";
+import type { Deps } from "../../shared/context/deps";
+import { enqueue } from "../../shared/jobs/queue";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { queueEventsFor, testDeps } from "../helpers/infra";
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { QueueEvents } from "bullmq";
 import { createApp } from "../../api/app";
-import { listApiKeysByAccount } from "../../shared/db/repositories/accounts";
-import type { Deps } from "../../shared/deps";
-import { JOBS } from "../../shared/jobs";
-import { enqueue } from "../../shared/queue";
+import { listApiKeysByAccount } from "../../shared/auth/accountRepository";
+import type { Deps } from "../../shared/context/deps";
+import { JOBS } from "../../shared/jobs/catalog";
+import { enqueue } from "../../shared/jobs/queue";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { call, createTestAccount } from "../helpers/http";
 import { queueEventsFor, testDeps } from "../helpers/infra";

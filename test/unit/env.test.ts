@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { databaseUrl, LOCAL_DATABASE_URL, parseEnv, publicUrl } from "../../shared/env";
+import { databaseUrl, LOCAL_DATABASE_URL, parseEnv, publicUrl } from "../../shared/core/env";
 
 describe("env", () => {
   test("defaults apply and numbers convert", () => {

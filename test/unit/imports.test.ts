@@ -1,44 +1,115 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Glob } from "bun";
+import { folderCycles, type ImportEdge, importEdges, nodeOf, upwardImports } from "../helpers/importGraph";
 
-/** Imports point one way: api/ and workers/ use shared/ and search-index/; never the reverse. */
-const RULES: { from: string; mayNotImport: string[] }[] = [
-  { from: "shared", mayNotImport: ["api", "workers", "scripts", "test"] },
-  { from: "search-index", mayNotImport: ["api", "workers", "scripts", "test"] },
-  { from: "api", mayNotImport: ["workers", "scripts", "test"] },
-  { from: "workers", mayNotImport: ["api", "scripts", "test"] },
+const ROOT = join(import.meta.dir, "../..");
+const SERVICE = ["api", "workers", "shared", "search-index", "scripts"] as const;
+
+/**
+ * The layers of shared/, from the bottom. A folder imports its own layer or lower ones, and no two
+ * folders import each other (the cycle check). api/, workers/ and scripts/ sit on top.
+ */
+const LAYERS = [
+  ["shared/core", "shared/data"],
+  ["shared/db", "search-index", "shared/storage", "shared/llm", "shared/records"],
+  ["shared/jobs"],
+  ["shared/events", "shared/ratelimit"],
+  ["shared/context"],
+  [
+    "shared/auth",
+    "shared/papers",
+    "shared/health",
+    "shared/conversations",
+    "shared/references",
+    "shared/conditions",
+    "shared/uploads",
+    "shared/transcription",
+    "shared/system",
+    "shared/indexing",
+  ],
+  ["shared/tools"],
+  ["shared/chat"],
+  ["shared/toolCatalog.ts"],
 ];
 
-const IMPORT =
-  /(?:import|export)[^"']*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']/g;
-
-async function importsOf(dir: string): Promise<{ file: string; target: string }[]> {
-  const found: { file: string; target: string }[] = [];
-  for await (const file of new Glob(`${dir}/**/*.ts`).scan(".")) {
-    const text = await Bun.file(file).text();
-    for (const match of text.matchAll(IMPORT)) {
-      const spec = match[1] ?? match[2] ?? match[3];
-      if (!spec?.startsWith(".")) continue;
-      const resolved = new URL(spec, `file:///${file}`).pathname.slice(1);
-      found.push({ file, target: resolved.split("/")[0] as string });
-    }
-  }
-  return found;
-}
+const edges = importEdges(ROOT, SERVICE);
 
 describe("import direction", () => {
-  test.each(RULES)("$from imports none of $mayNotImport", async ({ from, mayNotImport }) => {
-    const offending = (await importsOf(from)).filter(({ target }) => mayNotImport.includes(target));
+  test("no two folders import each other, directly or through others", () => {
+    expect(folderCycles(edges)).toEqual([]);
+  });
+
+  test("nothing in shared/ imports a higher layer", () => {
+    expect(upwardImports(edges, LAYERS)).toEqual([]);
+  });
+
+  test("every folder of shared/ has a layer", () => {
+    const nodes = new Set(edges.flatMap((edge) => [edge.from, edge.to]).filter((node) => node.startsWith("shared")));
+    const placed = new Set(LAYERS.flat());
+    expect([...nodes].filter((node) => !placed.has(node))).toEqual([]);
+  });
+
+  test("shared/ and search-index/ import nothing from api/, workers/, scripts/ or test/", () => {
+    const outward = edges.filter(
+      (edge) =>
+        /^(shared|search-index)/.test(edge.from) && /^(api|workers|scripts|test)(\/|$)/.test(nodeOf(edge.target)),
+    );
+    expect(outward).toEqual([]);
+  });
+
+  test("api/ and workers/ do not import each other", () => {
+    const across = edges.filter(
+      (edge: ImportEdge) =>
+        (edge.from.startsWith("api") && edge.to.startsWith("workers")) ||
+        (edge.from.startsWith("workers") && edge.to.startsWith("api")),
+    );
+    expect(across).toEqual([]);
+  });
+
+  test("a repository imports only core/, db/, records/ and its own folder's schemas (never a verb)", () => {
+    const allowed = (edge: { file: string; target: string }) =>
+      /^shared\/(core|db|records)\//.test(edge.target) || edge.target === join(edge.file, "..", "schemas.ts");
+    const offending: string[] = [];
+    for (const file of new Glob("shared/**/*{repository,Repository}.ts").scanSync(ROOT)) {
+      for (const edge of [...importEdges(ROOT, [file]), ...sameFolderImports(file)]) {
+        if (!allowed(edge)) offending.push(`${edge.file} → ${edge.target}`);
+      }
+    }
     expect(offending).toEqual([]);
   });
 
-  test("only shared/env.ts reads process.env in service code", async () => {
+  test("the checker finds a planted upward import and names its files", () => {
+    const fixture = join(import.meta.dir, "../fixtures/imports");
+    const planted = importEdges(fixture, ["shared"]);
+    expect(folderCycles(planted)).toEqual([
+      [
+        "shared/core ↔ shared/papers: shared/core/log.ts → shared/papers/verbs.ts",
+        "shared/papers ↔ shared/core: shared/papers/verbs.ts → shared/core/log.ts",
+      ],
+    ]);
+    expect(upwardImports(planted, LAYERS)).toEqual([
+      "shared/core → shared/papers: shared/core/log.ts → shared/papers/verbs.ts",
+    ]);
+  });
+
+  test("only shared/core/env.ts reads process.env in service code", async () => {
     const readers: string[] = [];
     for (const dir of ["api", "workers", "shared", "search-index"]) {
-      for await (const file of new Glob(`${dir}/**/*.ts`).scan(".")) {
-        if (/process\.env\b/.test(await Bun.file(file).text())) readers.push(file);
+      for await (const file of new Glob(`${dir}/**/*.ts`).scan(ROOT)) {
+        if (/process\.env\b/.test(readFileSync(join(ROOT, file), "utf8"))) readers.push(file);
       }
     }
-    expect(readers).toEqual(["shared/env.ts"]);
+    expect(readers).toEqual(["shared/core/env.ts"]);
   });
 });
+
+/** Imports of a file inside its own folder (importEdges keeps only those between folders). */
+function sameFolderImports(file: string): { file: string; target: string }[] {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  return [...text.matchAll(/from\s*"(\.\/[^"]+)"/g)].map((match) => ({
+    file,
+    target: `${join(file, "..", match[1] as string)}.ts`,
+  }));
+}

@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
 import { errorHandler } from "../../api/plugins/errors";
 import { inputGuard, MAX_BODY_DEPTH, unstorableText } from "../../api/plugins/inputGuard";
-import { clipErrorText } from "../../shared/errors";
-import { createLogger } from "../../shared/log";
+import { clipErrorText } from "../../shared/core/errors";
+import { createLogger } from "../../shared/core/log";
 
 const silent = createLogger("silent", {}, () => {});
 

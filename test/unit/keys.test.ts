@@ -1,5 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { displayPrefix, generateApiKey, hashApiKey, isWellFormedKey, KEY_PREFIX, sameHash } from "../../shared/keys";
+import {
+  displayPrefix,
+  generateApiKey,
+  hashApiKey,
+  isWellFormedKey,
+  KEY_PREFIX,
+  sameHash,
+} from "../../shared/core/keys";
 
 describe("API keys", () => {
   test("have the service prefix, ≥ 32 random bytes in base58, and are unique", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { LookupCache } from "../../shared/conditions/lookupCache";
-import { foldName, normalizeMondoId } from "../../shared/conditions/term";
 import { resolveXref } from "../../shared/conditions/xrefs";
+import { foldName, normalizeMondoId } from "../../shared/records/conditionTerm";
 
 describe("condition lookup cache", () => {
   test("keeps values and misses (null) apart from unknown keys (undefined)", () => {

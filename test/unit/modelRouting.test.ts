@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_CATALOG, type ModelEntry, modelCatalog, RESERVED_TOKENS, routeModel } from "../../shared/chat/models";
-import { parseEnv } from "../../shared/env";
-import { AppError } from "../../shared/errors";
+import { parseEnv } from "../../shared/core/env";
+import { AppError } from "../../shared/core/errors";
+import { DEFAULT_CATALOG, type ModelEntry, modelCatalog, RESERVED_TOKENS, routeModel } from "../../shared/llm/models";
 
 const model = (id: string, fields: Partial<ModelEntry>): ModelEntry => ({
   id,

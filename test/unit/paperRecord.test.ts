@@ -1,9 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
-import { fromPaperHit, paperHitsAt, paperHitsJson, paperKey, toPaperDocument } from "../../search-index/papers";
-import { readPaperAnswer } from "../../search-index/searchPapers";
-import { baseArxivId, PaperSchema, parseSourceLine, toPaper } from "../../shared/papers/record";
-import "../../shared/formats";
+import {
+  fromPaperHit,
+  paperHitsAt,
+  paperHitsJson,
+  paperKey,
+  toPaperDocument,
+} from "../../shared/papers/search/document";
+import { readPaperAnswer } from "../../shared/papers/search/titleSearch";
+import { baseArxivId, PaperSchema, parseSourceLine, toPaper } from "../../shared/records/paper";
+import "../../shared/core/formats";
 
 const SOURCE = {
   id: "hep-th/9901001",

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { TURN_STARTS_PER_LOOP_TURN, turnStartSlot } from "../../shared/chat/turnPacing";
+import { TURN_STARTS_PER_LOOP_TURN, turnStartSlot } from "../../shared/chat/turn/pacing";
 
 /** Counts event-loop turns: a macrotask chain that ticks once per turn while `running`. */
 function loopTurnCounter() {

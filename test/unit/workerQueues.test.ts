@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { parseEnv } from "../../shared/env";
-import { QUEUES, selectQueues } from "../../shared/jobs";
+import { parseEnv } from "../../shared/core/env";
+import { QUEUES, selectQueues } from "../../shared/jobs/catalog";
 
 describe("WORKER_QUEUES", () => {
   test("unset or blank runs every queue", () => {

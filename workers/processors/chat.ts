@@ -1,6 +1,6 @@
-import type { ChatTurn } from "../../shared/chat/turn";
-import type { Deps } from "../../shared/deps";
-import { failChatTurn, runChatTurn } from "../../shared/services/chatTurn";
+import { failChatTurn, runChatTurn } from "../../shared/chat/turn/run";
+import type { Deps } from "../../shared/context/deps";
+import type { ChatTurn } from "../../shared/jobs/payloads/chatTurn";
 
 export function chatTurn(deps: Deps, turn: ChatTurn) {
   return runChatTurn(deps, turn);

@@ -1,6 +1,6 @@
 import type { Job } from "bullmq";
-import type { Deps } from "../../shared/deps";
-import type { JobName, JobPayload } from "../../shared/jobs";
+import type { Deps } from "../../shared/context/deps";
+import type { JobName, JobPayload } from "../../shared/jobs/catalog";
 import { chatTurn, chatTurnFailed } from "./chat";
 import { indexConditionBatch } from "./conditions";
 import { flushKeyUsage } from "./maintenance";

@@ -1,6 +1,6 @@
-import { touchApiKeys } from "../../shared/db/repositories/accounts";
-import type { Deps } from "../../shared/deps";
-import { redisKeys } from "../../shared/redis";
+import { touchApiKeys } from "../../shared/auth/accountRepository";
+import type { Deps } from "../../shared/context/deps";
+import { redisKeys } from "../../shared/core/redis";
 
 /**
  * Moves API-key last-used times from the Redis hash the rate limiter fills to PostgreSQL.

@@ -1,7 +1,7 @@
-import { reindexRange, searchApplied, storePapers } from "../../search-index/ingest";
-import type { Deps } from "../../shared/deps";
-import type { JobPayload } from "../../shared/jobs";
-import { toPaper } from "../../shared/papers/record";
+import type { Deps } from "../../shared/context/deps";
+import { reindexRange, searchApplied, storePapers } from "../../shared/indexing/papers";
+import type { JobPayload } from "../../shared/jobs/catalog";
+import { toPaper } from "../../shared/records/paper";
 
 /**
  * PostgreSQL, then Meilisearch's task, then the wait for it. While it waits the job holds no

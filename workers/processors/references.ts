@@ -1,12 +1,17 @@
+import type { Deps } from "../../shared/context/deps";
+import {
+  type LabelQuery,
+  labelKey,
+  type MedicationQuery,
+  medicationKey,
+} from "../../shared/jobs/payloads/referenceQueries";
 import {
   findCachedReference,
   type ReferenceSource,
   upsertCachedReference,
-} from "../../shared/db/repositories/referenceCache";
-import type { Deps } from "../../shared/deps";
+} from "../../shared/references/cacheRepository";
 import { isFresh, openFdaConfig, rxnavConfig } from "../../shared/references/config";
 import { lookupLabel } from "../../shared/references/openfda";
-import { type LabelQuery, labelKey, type MedicationQuery, medicationKey } from "../../shared/references/queries";
 import { lookupRxnorm } from "../../shared/references/rxnav";
 
 /** What a lookup job returns to the request waiting for it. */

@@ -1,8 +1,9 @@
 import { UnrecoverableError } from "bullmq";
-import type { Deps } from "../../shared/deps";
-import { AppError } from "../../shared/errors";
+import type { Deps } from "../../shared/context/deps";
+import { AppError } from "../../shared/core/errors";
+import type { TranscriptionJob } from "../../shared/jobs/payloads/transcription";
 import { transcribeWith } from "../../shared/transcription/providers";
-import type { Transcript, TranscriptionJob } from "../../shared/transcription/schemas";
+import type { Transcript } from "../../shared/transcription/schemas";
 import { audioKey, loadAudio } from "../../shared/transcription/store";
 
 /**

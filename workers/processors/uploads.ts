@@ -1,7 +1,7 @@
-import { deleteExpiredPending, findUploadById, moveUpload, replacePages } from "../../shared/db/repositories/uploads";
-import type { Deps } from "../../shared/deps";
+import type { Deps } from "../../shared/context/deps";
+import { uploadKey } from "../../shared/storage/storage";
 import { inspectUpload } from "../../shared/uploads/process";
-import { uploadKey } from "../../shared/uploads/storage";
+import { deleteExpiredPending, findUploadById, moveUpload, replacePages } from "../../shared/uploads/repository";
 
 /**
  * Processes an uploaded file: processing → ready (pages and details stored) or failed (with the

@@ -1,14 +1,14 @@
 import { Elysia, t } from "elysia";
-import { ChatReplySchema, ChatRequestSchema, ConversationSchema } from "../../../shared/chat/schemas";
-import type { Deps } from "../../../shared/deps";
-import { AppError } from "../../../shared/errors";
-import { redisKeys } from "../../../shared/redis";
-import { ownedChat, prepareTurn, submitTurn } from "../../../shared/services/chat";
-import { runTurnToEnd } from "../../../shared/services/chatReply";
-import { getConversation } from "../../../shared/services/chats";
-import { unavailable } from "../../../shared/services/unavailable";
-import { turnEventStream, UI_STREAM_HEADERS } from "../../chat/turnStream";
+import { prepareTurn, submitTurn } from "../../../shared/chat/turn/prepare";
+import { runTurnToEnd } from "../../../shared/chat/turn/runToEnd";
+import type { Deps } from "../../../shared/context/deps";
+import { ChatReplySchema, ChatRequestSchema, ConversationSchema } from "../../../shared/conversations/schemas";
+import { getConversation, ownedChat } from "../../../shared/conversations/verbs";
+import { AppError } from "../../../shared/core/errors";
+import { redisKeys } from "../../../shared/core/redis";
+import { unavailable } from "../../../shared/core/unavailable";
 import { callerOf } from "../../requestState";
+import { turnEventStream, UI_STREAM_HEADERS } from "../../sse/turnStream";
 import { type Mount, V1 } from "../mount";
 
 const ChatParams = t.Object({ chatid: t.String() });

@@ -5,15 +5,15 @@ import {
   ConditionLookupSchema,
   ConditionSearchSchema,
 } from "../../../shared/conditions/schemas";
-import type { Deps } from "../../../shared/deps";
-import { AppError } from "../../../shared/errors";
 import {
   type ConditionsCtx,
   getCondition,
   lookupCondition,
   PAPERS_DEFAULT,
   searchConditions,
-} from "../../../shared/services/conditions";
+} from "../../../shared/conditions/verbs";
+import type { Deps } from "../../../shared/context/deps";
+import { AppError } from "../../../shared/core/errors";
 import { API_KEY_SECURITY } from "../security";
 
 const Name = (description: string) => t.Optional(t.String({ minLength: 2, maxLength: 120, description }));

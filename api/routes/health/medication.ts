@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../shared/deps";
+import type { Deps } from "../../../shared/context/deps";
+import { lookupMedication } from "../../../shared/references/medication";
 import { MedicationReferenceSchema } from "../../../shared/references/schemas";
-import { lookupMedication } from "../../../shared/services/medication";
 import { API_KEY_SECURITY } from "../security";
 
 export function medicationRoutes(deps: Deps) {

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../shared/deps";
+import type { Deps } from "../../../shared/context/deps";
+import { deleteProfile, getProfile, type HealthCtx, saveProfile } from "../../../shared/health/profile";
 import { ProfileDeletionSchema, ProfileInputSchema, ProfileSchema } from "../../../shared/health/schemas";
-import { deleteProfile, getProfile, type HealthCtx, saveProfile } from "../../../shared/services/healthProfile";
 import { callerOf } from "../../requestState";
 import { type Mount, V1 } from "../mount";
 

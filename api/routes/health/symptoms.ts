@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
-import { LogKindSchema, listSymptomOptions, SymptomOptionsSchema } from "../../../shared/services/symptoms";
+import { LogKindSchema } from "../../../shared/health/schemas";
+import { listSymptomOptions, SymptomOptionsSchema } from "../../../shared/health/symptoms";
 import { type Mount, V1 } from "../mount";
 
 export const symptomRoutes = (mount: Mount = V1) =>

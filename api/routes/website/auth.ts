@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
-import type { Deps } from "../../../shared/deps";
-import { signIn, signUp } from "../../../shared/services/webAuth";
-import { endSession } from "../../../shared/services/webSessions";
+import { signIn, signUp } from "../../../shared/auth/webAuth";
+import { endSession } from "../../../shared/auth/webSessions";
+import type { Deps } from "../../../shared/context/deps";
 import { clearedSessionCookie, cookieValue, SESSION_COOKIE, sessionCookie, sessionOf } from "../../plugins/session";
 import { SESSION_SECURITY } from "../mount";
 import { SessionSchema, SignedInSchema, SignInSchema, SignUpSchema } from "./model";

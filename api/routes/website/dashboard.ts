@@ -1,13 +1,13 @@
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../../shared/deps";
-import { publicUrl } from "../../../shared/env";
 import {
   createAccountKey,
   listAccountKeys,
   mcpClientConfig,
   revokeAccountKey,
   usageThisHour,
-} from "../../../shared/services/dashboard";
+} from "../../../shared/auth/dashboard";
+import type { Deps } from "../../../shared/context/deps";
+import { publicUrl } from "../../../shared/core/env";
 import { sessionOf } from "../../plugins/session";
 import { SESSION_SECURITY } from "../mount";
 import { KeyListSchema, McpConfigSchema, NewKeySchema, UsageSchema } from "./model";

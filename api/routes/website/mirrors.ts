@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
-import type { Deps } from "../../../shared/deps";
+import type { Deps } from "../../../shared/context/deps";
 import { chatsRoutes } from "../chats";
 import { chatRoutes } from "../health/chat";
+import { trackerReportRoutes } from "../health/logReports";
+import { trackerRoutes } from "../health/logs";
 import { profileRoutes } from "../health/profile";
 import { symptomRoutes } from "../health/symptoms";
-import { trackerReportRoutes } from "../health/trackerReports";
-import { trackerRoutes } from "../health/trackers";
 import { WEBSITE } from "../mount";
 import { transcribeRoutes } from "../transcribe";
 import { uploadRoutes } from "../uploads";

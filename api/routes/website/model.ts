@@ -1,6 +1,6 @@
 import { t } from "elysia";
-import { PlanIdSchema } from "../../../shared/plans";
-import { PASSWORD_MAX, PASSWORD_MIN } from "../../../shared/services/webAuth";
+import { PASSWORD_MAX, PASSWORD_MIN } from "../../../shared/auth/webAuth";
+import { PlanIdSchema } from "../../../shared/core/plans";
 
 /** Shapes of the website's own endpoints (sign-in and the developer dashboard). */
 const Email = t.String({ format: "email", maxLength: 254, description: "Compared case-insensitively." });

@@ -1,4 +1,4 @@
-import { normalizeMondoId, type ParsedTerm, SYNONYM_SCOPES, type Synonym } from "../term";
+import { normalizeMondoId, type ParsedTerm, SYNONYM_SCOPES, type Synonym } from "../../records/conditionTerm";
 
 /**
  * One line of the JSON Lines extract (`../shared/data/mondo/mondo-terms.jsonl.gz`):

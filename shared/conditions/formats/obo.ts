@@ -1,4 +1,4 @@
-import { normalizeMondoId, type ParsedTerm, SYNONYM_SCOPES, type Synonym } from "../term";
+import { normalizeMondoId, type ParsedTerm, SYNONYM_SCOPES, type Synonym } from "../../records/conditionTerm";
 
 /**
  * MONDO's OBO 1.4 release (`mondo.obo`): `[Term]` stanzas with `id`, `name`, `def`, `synonym`,

@@ -1,4 +1,4 @@
-import { normalizeMondoId, type ParsedTerm, SYNONYM_SCOPES, type Synonym } from "../term";
+import { normalizeMondoId, type ParsedTerm, SYNONYM_SCOPES, type Synonym } from "../../records/conditionTerm";
 
 /** The parts of an OBO Graphs JSON document (`mondo.json`) the loader reads. */
 interface GraphNode {

@@ -1,0 +1,47 @@
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../../shared/context/deps";
+import { exportTracker, summarizeTracker } from "../../../shared/health/logReports";
+import { TrackerSummarySchema } from "../../../shared/health/summary";
+import { type Mount, V1 } from "../mount";
+import { TrackerParams } from "./logs";
+import { healthCtx } from "./profile";
+
+export function trackerReportRoutes(deps: Pick<Deps, "sql">, mount: Mount = V1) {
+  return new Elysia({ name: `routes/health/tracker-reports${mount.suffix}` })
+    .get(
+      `${mount.base}/health/trackers/:trackerId/export`,
+      async ({ request, params, query, set }) => {
+        const file = await exportTracker(healthCtx(deps, request), params.trackerId, query.format ?? "json");
+        set.headers["content-type"] = file.contentType;
+        set.headers["content-disposition"] = `attachment; filename="${file.filename}"`;
+        return file.body;
+      },
+      {
+        params: TrackerParams,
+        query: t.Object({ format: t.Optional(t.Union([t.Literal("csv"), t.Literal("json")], { default: "json" })) }),
+        detail: {
+          tags: mount.tags("Health"),
+          summary: "Export every stored entry of a log (CSV or JSON), oldest first",
+          description:
+            "JSON: `{exportedAt, tracker, entries}`. CSV columns: id, recordedAt, severity, symptoms (joined with `; `), temperature, temperatureUnit, activityImpact, note. Needs consent.",
+          security: mount.security,
+        },
+      },
+    )
+    .get(
+      `${mount.base}/health/trackers/:trackerId/summary`,
+      ({ request, params, query }) => summarizeTracker(healthCtx(deps, request), params.trackerId, query.unit ?? "C"),
+      {
+        params: TrackerParams,
+        query: t.Object({ unit: t.Optional(t.Union([t.Literal("C"), t.Literal("F")], { default: "C" })) }),
+        response: TrackerSummarySchema,
+        detail: {
+          tags: mount.tags("Health"),
+          summary: "Summarize a log: symptom counts, severity per day and trend, temperature range, activity impact",
+          description:
+            "Descriptive only, not a diagnosis. Days are UTC days; temperatures in `unit` (default C). Needs consent.",
+          security: mount.security,
+        },
+      },
+    );
+}

@@ -1,0 +1,15 @@
+import { AppError } from "../core/errors";
+import type { PlanTable } from "../core/plans";
+import type { Principal } from "./apiKeys";
+
+export type Feature = "health";
+
+/** The plan gate: REST routes and MCP tools call this same check. */
+export function requireFeature(plans: PlanTable, principal: Pick<Principal, "plan">, feature: Feature): void {
+  if (!plans[principal.plan][feature]) {
+    throw new AppError(
+      "PLAN_REQUIRED",
+      `The ${principal.plan} plan does not include ${feature}; upgrade to go or above.`,
+    );
+  }
+}

@@ -1,0 +1,49 @@
+import { Type as T } from "@sinclair/typebox";
+import { ChatRequestSchema, FinishReasonSchema, UsageSchema } from "../conversations/schemas";
+import { defineTool } from "../tools/types";
+import { prepareTurn } from "./turn/prepare";
+import { runTurnToEnd } from "./turn/runToEnd";
+
+const ChatId = T.String({
+  minLength: 1,
+  maxLength: 64,
+  description: "A chat id (health_chat's chat_id or list_chats).",
+});
+const request = ChatRequestSchema.properties;
+
+/**
+ * `health_chat` runs a turn exactly like POST /api/v1/health/chat (queued, run by a worker with the
+ * same prompt, profile and tools) and returns the completed answer. It sits above the tools the
+ * turn itself may call, so it lives with the turn.
+ */
+export const healthChatTool = defineTool({
+  name: "health_chat",
+  title: "Ask the health assistant",
+  description:
+    "Sends a message to the service's health assistant (the website's health chat: same prompt, the caller's stored profile, medication, condition and literature tools) and returns its completed answer. Pass chat_id to continue a conversation. Not a diagnosis.",
+  input: T.Object(
+    {
+      message: request.message,
+      chat_id: T.Optional(ChatId),
+      model: request.model,
+      attachment_ids: request.attachment_ids,
+    },
+    { additionalProperties: false },
+  ),
+  output: T.Object({
+    chat_id: T.String(),
+    text: T.String(),
+    model: T.String(),
+    usage: UsageSchema,
+    finish_reason: FinishReasonSchema,
+    message_id: T.String({ description: "The stored assistant message." }),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  feature: "health",
+  run: async (ctx, input) => {
+    const prepared = await prepareTurn(ctx, ctx, input);
+    const { message, ...reply } = await runTurnToEnd(ctx, prepared);
+    return { ...reply, message_id: message.id };
+  },
+  render: (r) => `${r.text}\n\n(chat_id ${r.chat_id}, model ${r.model})`,
+});

@@ -1,0 +1,152 @@
+import type { Meilisearch } from "../../search-index/client";
+import { AppError } from "../core/errors";
+import { unavailable } from "../core/unavailable";
+import type { Sql } from "../db/sql";
+import { foldName, isExactSynonym, normalizeMondoId } from "../records/conditionTerm";
+import type { LookupCache } from "./lookupCache";
+import { findConditionWithNeighbours, type TermRef } from "./repository";
+import type { ConditionDetail, ConditionInfo, ConditionLookup, ConditionSearch } from "./schemas";
+import { type ConditionHit, searchConditionCandidates, searchRelatedPapers } from "./search/query";
+import { mondoLinks, resolveXref } from "./xrefs";
+
+export interface ConditionsCtx {
+  sql: Sql;
+  meili: Meilisearch;
+  indexPrefix: string;
+  /** Optional per-process cache of lookups (see lookupCache.ts); without it every lookup searches. */
+  cache?: LookupCache<ConditionLookup>;
+}
+
+/**
+ * A ranked (non-exact) match resolves a lookup only when every query word matched a whole word of
+ * the term's label or synonyms with at most this many typos in all. Ranking scores alone cannot
+ * say this: on the 23,305 terms a one-typo match ("diabetis", 0.49) scores far below a prefix
+ * match ("flu" → "flushing of ears…", 0.99) and below a dropped word ("asthma attack", 0.50).
+ * Measurements in docs/conditions-readme-draft.md.
+ */
+export const MAX_TYPOS = 1;
+/** Ranked candidates a lookup considers; the first acceptable one wins. */
+const LOOKUP_CANDIDATES = 10;
+export const PAPERS_DEFAULT = 5;
+const PAPER_FIELDS = ["title", "abstract"];
+/** The label and up to this many exact synonyms are searched in papers (one phrase query each). */
+const PAPER_NAMES_MAX = 5;
+
+const SOURCE = {
+  name: "Mondo Disease Ontology",
+  license: "CC BY 4.0",
+  url: "https://mondo.monarchinitiative.org/",
+} as const;
+
+export function isAcceptable(hit: ConditionHit): boolean {
+  const { allWords, typos, prefixOnly } = hit.closeness;
+  return hit.match !== "ranked" || (allWords && typos <= MAX_TYPOS && !prefixOnly);
+}
+
+/**
+ * Resolves a free-text condition name to one MONDO term, with related papers from our index.
+ * Resolution: an exact (folded) label or exact-synonym match, else the best-ranked acceptable
+ * typo-tolerant match (see MAX_TYPOS); anything else is NOT_FOUND.
+ */
+export async function lookupCondition(
+  ctx: ConditionsCtx,
+  input: { q: string; papers?: number },
+): Promise<ConditionLookup> {
+  const q = input.q.trim();
+  const papers = input.papers ?? PAPERS_DEFAULT;
+  const key = `${papers}|${foldName(q)}`;
+  const cached = ctx.cache?.get(key);
+  if (cached === null) throw notFound(q);
+  if (cached) return { ...cached, query: q };
+  const found = await resolve(ctx, q, papers);
+  ctx.cache?.set(key, found ?? null);
+  if (!found) throw notFound(q);
+  return found;
+}
+
+function notFound(q: string): AppError {
+  return new AppError("NOT_FOUND", `No condition matches "${q}" closely enough.`);
+}
+
+async function resolve(ctx: ConditionsCtx, q: string, limit: number): Promise<ConditionLookup | undefined> {
+  const candidates = await searchConditionCandidates(ctx.meili, ctx.indexPrefix, q, LOOKUP_CANDIDATES).catch(
+    unavailable("Meilisearch"),
+  );
+  const best = candidates.find(isAcceptable);
+  if (!best) return undefined;
+  const names = distinctNames([best.label, ...best.exactSynonyms]).slice(0, PAPER_NAMES_MAX);
+  const [term, papers] = await Promise.all([
+    termInfo(ctx, best.id, false),
+    searchRelatedPapers(ctx.meili, ctx.indexPrefix, names, limit).catch(unavailable("Meilisearch")),
+  ]);
+  return {
+    query: q,
+    info: { ...term.info, match: { by: best.match, score: best.score } },
+    papers: { query: { names, fields: PAPER_FIELDS }, data: papers },
+  };
+}
+
+/** Names that fold to the same words would search the same phrase twice. */
+function distinctNames(names: string[]): string[] {
+  const seen = new Set<string>();
+  return names.filter((name) => {
+    const key = foldName(name);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** One term by MONDO id (`MONDO:0004979` or `MONDO_0004979`), with parents and children. */
+export async function getCondition(ctx: ConditionsCtx, mondoId: string): Promise<ConditionDetail> {
+  const id = normalizeMondoId(mondoId);
+  if (!id) throw new AppError("NOT_FOUND", `No condition with id ${mondoId}.`);
+  const { info, children } = await termInfo(ctx, id, true, mondoId);
+  return { ...info, children: children ?? [] };
+}
+
+/** Ranked candidates for a name: exact matches first (score 1), then typo-tolerant ones by score. */
+export async function searchConditions(
+  ctx: ConditionsCtx,
+  input: { q: string; limit: number },
+): Promise<ConditionSearch> {
+  const q = input.q.trim();
+  const hits = await searchConditionCandidates(ctx.meili, ctx.indexPrefix, q, input.limit).catch(
+    unavailable("Meilisearch"),
+  );
+  return {
+    query: q,
+    data: hits.map((hit) => ({
+      id: hit.id,
+      label: hit.label,
+      match: hit.match,
+      score: hit.score,
+      acceptable: isAcceptable(hit),
+    })),
+  };
+}
+
+async function termInfo(
+  ctx: ConditionsCtx,
+  id: string,
+  withChildren: boolean,
+  asked = id,
+): Promise<{ info: ConditionInfo; children: TermRef[] | null }> {
+  const row = await findConditionWithNeighbours(ctx.sql, id, withChildren).catch(unavailable("PostgreSQL"));
+  if (!row) throw new AppError("NOT_FOUND", `No condition with id ${asked}.`);
+  const labelOf = new Map(row.parentRefs.map((ref) => [ref.id, ref.label]));
+  return {
+    children: row.children,
+    info: {
+      id: row.id,
+      label: row.label,
+      definition: row.definition,
+      // Exact synonyms first: they are names of the condition; the others are only related.
+      synonyms: [...row.synonyms].sort((a, b) => Number(isExactSynonym(b)) - Number(isExactSynonym(a))),
+      xrefs: row.xrefs.map(resolveXref),
+      parents: row.parents.map((parent) => ({ id: parent, label: labelOf.get(parent) ?? null })),
+      links: mondoLinks(row.id),
+      source: SOURCE,
+    },
+  };
+}

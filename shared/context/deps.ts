@@ -1,0 +1,67 @@
+import { createMeili, type Meilisearch } from "../../search-index/client";
+import { meiliConnection } from "../../search-index/config";
+import { databaseUrl, type Env, redisUrl } from "../core/env";
+import { createLogger, type Logger } from "../core/log";
+import { PLANS, type PlanTable } from "../core/plans";
+import { createRedis, type Redis } from "../core/redis";
+import { createSql, type Sql } from "../db/sql";
+import { type AuthEvents, createAuthEvents } from "../events/authEvents";
+import { createJobEvents, type JobEvents } from "../events/jobEvents";
+import { createTurnSubscriber, type TurnSubscriber } from "../events/turnEvents";
+import { closeQueues, createQueues, type Queues } from "../jobs/queue";
+import { type ModelEntry, modelCatalog } from "../llm/models";
+import { type UploadConfig, uploadConfig } from "../storage/config";
+
+/**
+ * The long-lived clients a process holds, built once at boot and passed to services as arguments.
+ * `plans` is here (not imported by services) so tests can run with small limits.
+ */
+export interface Deps {
+  env: Env;
+  sql: Sql;
+  /** Fail-fast connection for request paths (no offline queue). */
+  redis: Redis;
+  meili: Meilisearch;
+  log: Logger;
+  plans: PlanTable;
+  queues: Queues;
+  /** Key revocations and plan changes, announced by other processes. */
+  authEvents: AuthEvents;
+  /** Completion of jobs a request waits for (reference lookups). */
+  jobEvents: JobEvents;
+  /** Live chat-turn events for SSE clients (one shared subscriber connection per process). */
+  turnSubscriber: TurnSubscriber;
+  /** Where uploads are stored and how their URLs are signed. */
+  uploads: UploadConfig;
+  /** The health models this deployment runs (`models` here so tests can add entries). */
+  models: readonly ModelEntry[];
+}
+
+export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "log" | "models">> = {}): Deps {
+  const { url, apiKey } = meiliConnection(env);
+  const redis = createRedis(redisUrl(env), "request");
+  return {
+    env,
+    sql: createSql(databaseUrl(env)),
+    redis,
+    meili: createMeili(url, apiKey),
+    log: overrides.log ?? createLogger(env.LOG_LEVEL),
+    plans: overrides.plans ?? PLANS,
+    // BullMQ producers share the fail-fast connection: an enqueue during an outage errors (→ 503) instead of hanging.
+    queues: createQueues(redis, env.REDIS_PREFIX),
+    authEvents: createAuthEvents(redisUrl(env), env.REDIS_PREFIX, redis),
+    jobEvents: createJobEvents(redisUrl(env), env.REDIS_PREFIX),
+    turnSubscriber: createTurnSubscriber(redisUrl(env), env.REDIS_PREFIX),
+    uploads: uploadConfig(env),
+    models: overrides.models ?? modelCatalog(env),
+  };
+}
+
+export async function closeDeps(deps: Deps): Promise<void> {
+  await closeQueues(deps.queues).catch(() => {});
+  await deps.authEvents.close();
+  await deps.jobEvents.close().catch(() => {});
+  await deps.turnSubscriber.close();
+  await deps.sql.end({ timeout: 5 });
+  deps.redis.disconnect();
+}

@@ -1,0 +1,117 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Principal } from "../auth/apiKeys";
+import { AppError } from "../core/errors";
+import { isUuid } from "../core/formats";
+import { fromPostgres as db, unavailable } from "../core/unavailable";
+import type { Sql } from "../db/sql";
+import {
+  deleteChat,
+  findChatById,
+  findChatByIdUnscoped,
+  findSharedChatId,
+  insertShare,
+  listChatsByAccount,
+  listMessages,
+  revokeShares,
+  type Surface,
+  updateChat,
+} from "./repository";
+import type { ChatPatch, ChatSummary, Conversation, StoredUIMessage } from "./schemas";
+
+type Caller = Pick<Principal, "accountId" | "plan">;
+interface ChatsCtx {
+  sql: Sql;
+}
+
+export async function getConversation(ctx: ChatsCtx, caller: Caller, id: string): Promise<Conversation> {
+  const chat = await ownedChat(ctx, caller, id);
+  return { ...chat, messages: await db(listMessages(ctx.sql, chat.id)) };
+}
+
+export async function listChats(
+  ctx: ChatsCtx,
+  caller: Caller,
+  page: { surface: Surface; limit?: number; cursor?: string },
+): Promise<{ chats: ChatSummary[]; next_cursor: string | null }> {
+  const before = page.cursor ? Buffer.from(page.cursor, "base64url").toString() : null;
+  if (before !== null && !isUuid(before)) {
+    throw new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
+      details: [{ in: "query", path: "/cursor", message: "Not a cursor this API returned" }],
+    });
+  }
+  const limit = page.limit ?? 20;
+  const rows = await db(
+    listChatsByAccount(ctx.sql, caller.accountId, { surface: page.surface, before, limit: limit + 1 }),
+  );
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  return { chats: shown, next_cursor: rows.length > limit && last ? Buffer.from(last.id).toString("base64url") : null };
+}
+
+export async function patchChat(ctx: ChatsCtx, caller: Caller, id: string, patch: ChatPatch): Promise<ChatSummary> {
+  await ownedChat(ctx, caller, id);
+  await db(
+    updateChat(ctx.sql, caller.accountId, id, { ...patch, ...(patch.title ? { title: patch.title.trim() } : {}) }),
+  );
+  return ownedChat(ctx, caller, id);
+}
+
+export async function removeChat(ctx: ChatsCtx, caller: Caller, id: string): Promise<{ deleted: true }> {
+  await ownedChat(ctx, caller, id);
+  await db(deleteChat(ctx.sql, caller.accountId, id));
+  return { deleted: true };
+}
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest();
+
+/** A read-only link; the token is shown once and stored hashed. */
+export async function shareChat(ctx: ChatsCtx, caller: Caller, id: string, baseUrl: string) {
+  const chat = await ownedChat(ctx, caller, id);
+  const token = `shr_${randomBytes(24).toString("base64url")}`;
+  await db(insertShare(ctx.sql, { id: Bun.randomUUIDv7(), chatId: chat.id, tokenHash: hashToken(token) }));
+  return { token, url: `${baseUrl}/api/v1/shared/${token}` };
+}
+
+export async function revokeChatShares(ctx: ChatsCtx, caller: Caller, id: string): Promise<{ revoked: number }> {
+  await ownedChat(ctx, caller, id);
+  return { revoked: await db(revokeShares(ctx.sql, caller.accountId, id)) };
+}
+
+/** Tools whose outputs hold the person's own health data: a shared copy withholds them. */
+const PERSONAL_TOOLS = new Set(["get_health_profile", "list_health_logs", "summarize_health_log"]);
+
+/**
+ * A reply that read the person's profile or logs may quote them anywhere in its text (and in the
+ * inputs of other tools it called), so such a reply is withheld whole in a shared copy: one that
+ * called a personal tool, and one written with the profile in the model's instructions (every reply
+ * of an account with consent; see healthInstructions). Other replies keep their parts. Metadata is
+ * dropped.
+ */
+function withoutPersonalData(message: StoredUIMessage): StoredUIMessage {
+  const profileInPrompt = (message.metadata as { profileInPrompt?: unknown } | undefined)?.profileInPrompt === true;
+  const personal = profileInPrompt || message.parts.some((part) => PERSONAL_TOOLS.has(part.type.replace(/^tool-/, "")));
+  const parts = personal
+    ? [{ type: "text", text: "[Withheld: this reply used the person's health profile or logs.]" }]
+    : message.parts;
+  return { id: message.id, role: message.role, parts };
+}
+
+/** The conversation behind a share token (no key needed), without personal profile and log data. */
+export async function readSharedChat(ctx: ChatsCtx, token: string): Promise<Conversation> {
+  const chatId = /^shr_[A-Za-z0-9_-]{32}$/.test(token)
+    ? await db(findSharedChatId(ctx.sql, hashToken(token)))
+    : undefined;
+  const chat = chatId ? await db(findChatByIdUnscoped(ctx.sql, chatId)) : undefined;
+  if (!chat) throw new AppError("NOT_FOUND", "No shared chat with this link (it may have been revoked).");
+  const messages = await db(listMessages(ctx.sql, chat.id));
+  return { ...chat, messages: messages.map(withoutPersonalData) };
+}
+
+/** The caller's chat with this id; another account's chat is 404, like a missing one. */
+export async function ownedChat(ctx: { sql: Sql }, caller: Caller, id: string) {
+  const chat = isUuid(id)
+    ? await findChatById(ctx.sql, caller.accountId, id).catch(unavailable("PostgreSQL"))
+    : undefined;
+  if (!chat) throw new AppError("NOT_FOUND", `No chat with id ${id}.`);
+  return chat;
+}

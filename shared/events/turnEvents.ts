@@ -1,0 +1,131 @@
+import type { UIMessageChunk } from "ai";
+import { createRedis, type Redis, redisKeys } from "../core/redis";
+
+/**
+ * Events of one chat turn, numbered from 1. The worker publishes each on the turn's pub/sub
+ * channel for live delivery and appends it to a capped, expiring Redis stream, so a client that
+ * subscribes late or reconnects with Last-Event-ID replays what it missed and then goes live.
+ * The last event is `end`.
+ */
+export type TurnEvent = { seq: number; chunk: UIMessageChunk } | { seq: number; end: "ok" | "error" };
+
+const LOG_MAX = 5_000;
+const LOG_TTL_SECONDS = 3_600;
+/**
+ * After `end`, the log only serves relays that subscribed just before it (a reconnect now gets 204
+ * and reads the stored reply), so it goes soon: kept for the hour, the logs of finished turns were
+ * most of this deployment's Redis memory in the load run (about 11 KB per turn, docs/reliability.md).
+ */
+export const LOG_TTL_AFTER_END_SECONDS = 60;
+
+/**
+ * Publishes a turn's events in order. The first goes out at once (the client's time to first
+ * chunk); after it, events produced in one event-loop task go out together, as one pipeline (one
+ * socket write): a model that yields many chunks at once (the offline model yields a whole answer)
+ * cost a pipeline and a write per chunk before, the largest part of a worker's CPU per turn. A
+ * streaming provider's chunks come in separate tasks and go out as they come. Each event's promise
+ * settles when the send that carried it has.
+ */
+export function turnPublisher(redis: Redis, prefix: string, turnId: string, startAfter = 0) {
+  const keys = redisKeys(prefix);
+  type Pending = { payload: string; end: boolean; first: boolean };
+  let seq = startAfter;
+  let batch: { events: Pending[]; sent: Promise<void> } | undefined;
+  const send = async (events: Pending[]) => {
+    const log = keys.turnLog(turnId);
+    const pipeline = redis.pipeline();
+    for (const event of events) {
+      // Logged before it is published, so a reader that replays the log after subscribing never
+      // misses an event; the log's expiry is set with the first event and shortened at the end.
+      pipeline.xadd(log, "MAXLEN", "~", String(LOG_MAX), "*", "e", event.payload);
+      if (event.end) pipeline.expire(log, LOG_TTL_AFTER_END_SECONDS);
+      else if (event.first) pipeline.expire(log, LOG_TTL_SECONDS);
+      pipeline.publish(keys.turnChannel(turnId), event.payload);
+    }
+    const results = await pipeline.exec();
+    const failure = results?.find(([error]) => error)?.[0];
+    if (failure) throw failure;
+  };
+  return {
+    publish(event: { chunk: UIMessageChunk } | { end: "ok" | "error" }): Promise<void> {
+      seq += 1;
+      const entry = { payload: JSON.stringify({ seq, ...event }), end: "end" in event, first: seq === startAfter + 1 };
+      if (entry.first) return send([entry]);
+      if (!batch) {
+        const events: Pending[] = [];
+        const sent = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+          batch = undefined;
+          return send(events);
+        });
+        batch = { events, sent };
+      }
+      batch.events.push(entry);
+      return batch.sent;
+    },
+  };
+}
+
+/** Every logged event of a turn after `afterSeq`, oldest first. */
+export async function replayTurn(redis: Redis, prefix: string, turnId: string, afterSeq: number): Promise<TurnEvent[]> {
+  const entries = await redis.xrange(redisKeys(prefix).turnLog(turnId), "-", "+");
+  return entries
+    .map(([, fields]) => JSON.parse(fields[1] as string) as TurnEvent)
+    .filter((event) => event.seq > afterSeq);
+}
+
+/**
+ * One subscriber connection per API process, shared by every SSE client: channels are subscribed
+ * while at least one listener needs them (a connection per client would cost a Redis connection
+ * per open stream).
+ */
+export interface TurnSubscriber {
+  listen(turnId: string, onEvent: (event: TurnEvent) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export function createTurnSubscriber(redisUrl: string, prefix: string): TurnSubscriber {
+  const keys = redisKeys(prefix);
+  let connection: Redis | undefined;
+  const listeners = new Map<string, Set<(event: TurnEvent) => void>>();
+  /** Resolves once Redis confirmed the channel's subscription (listeners arriving meanwhile wait too). */
+  const subscribed = new Map<string, Promise<unknown>>();
+  const open = () => {
+    if (connection) return connection;
+    connection = createRedis(redisUrl, "worker");
+    connection.on("message", (channel: string, message: string) => {
+      const set = listeners.get(channel);
+      if (!set) return;
+      const event = JSON.parse(message) as TurnEvent;
+      for (const listener of set) listener(event);
+    });
+    return connection;
+  };
+  return {
+    async listen(turnId, onEvent) {
+      const channel = keys.turnChannel(turnId);
+      let set = listeners.get(channel);
+      if (!set) {
+        set = new Set();
+        listeners.set(channel, set);
+        subscribed.set(channel, open().subscribe(channel));
+      }
+      set.add(onEvent);
+      await subscribed.get(channel);
+      return async () => {
+        const current = listeners.get(channel);
+        current?.delete(onEvent);
+        if (current && current.size === 0) {
+          listeners.delete(channel);
+          subscribed.delete(channel);
+          await connection?.unsubscribe(channel).catch(() => {});
+        }
+      };
+    },
+    async close() {
+      listeners.clear();
+      subscribed.clear();
+      connection?.disconnect();
+      connection = undefined;
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import type { Task } from "meilisearch";
+import type { Meilisearch } from "../../search-index/client";
+import { indexUid } from "../../search-index/indexes";
+import { deleteConditions, upsertConditions } from "../conditions/repository";
+import { conditionKey, toConditionDocument } from "../conditions/search/document";
+import type { Sql } from "../db/sql";
+import type { ConditionTerm } from "../records/conditionTerm";
+
+/**
+ * Stores a batch of terms: PostgreSQL first (the source of truth), then Meilisearch, waiting until
+ * Meilisearch has applied it; ids obsolete in the loaded file are removed from both. Every write is
+ * keyed by MONDO id, so a retried or repeated batch leaves exactly one copy of each term.
+ */
+export async function indexConditions(
+  deps: { sql: Sql; meili: Meilisearch; indexPrefix: string },
+  batch: { terms: ConditionTerm[]; obsolete: string[] },
+): Promise<{ terms: number; obsolete: number }> {
+  await deps.sql.begin(async (tx) => {
+    await upsertConditions(tx, batch.terms);
+    await deleteConditions(tx, batch.obsolete);
+  });
+  const index = deps.meili.index(indexUid(deps.indexPrefix, "conditions"));
+  const wait = { timeout: 120_000, interval: 50 };
+  if (batch.terms.length > 0) {
+    succeeded(await index.addDocuments(batch.terms.map(toConditionDocument), { primaryKey: "pk" }).waitTask(wait));
+  }
+  if (batch.obsolete.length > 0)
+    succeeded(await index.deleteDocuments(batch.obsolete.map(conditionKey)).waitTask(wait));
+  return { terms: batch.terms.length, obsolete: batch.obsolete.length };
+}
+
+function succeeded(task: Task): void {
+  if (task.status !== "succeeded") {
+    throw new Error(`Meilisearch task ${task.uid} ${task.status}: ${JSON.stringify(task.error)}`);
+  }
+}

@@ -1,0 +1,180 @@
+import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
+import type { JobsOptions } from "bullmq";
+import { ConditionBatchSchema } from "../records/conditionTerm";
+import { SourcePaperSchema } from "../records/paper";
+import { ChatTurnSchema } from "./payloads/chatTurn";
+import { LabelQuerySchema, MedicationQuerySchema } from "./payloads/referenceQueries";
+import { TranscriptionJobSchema } from "./payloads/transcription";
+
+/**
+ * Every background job, declared once: its queue, payload schema and options. Producers validate
+ * payloads before enqueueing, processors re-parse them, and the processor map in `workers/` is typed
+ * by these names, so a job without a processor fails the typecheck. Payloads never carry secrets.
+ */
+interface JobSpec<S extends TSchema> {
+  queue: QueueName;
+  payload: S;
+  options: JobsOptions;
+  /** Repeatable jobs: how often the scheduler enqueues one. */
+  everyMs?: number;
+}
+
+export const QUEUES = [
+  "maintenance",
+  "papers",
+  "rxnav",
+  "openfda",
+  "conditions",
+  "chat",
+  "uploads",
+  "transcription",
+] as const;
+export type QueueName = (typeof QUEUES)[number];
+
+/**
+ * The queues a worker process runs, from `WORKER_QUEUES` (comma-separated; unset or blank → all).
+ * An unknown name fails the start instead of leaving a queue without workers unnoticed.
+ */
+export function selectQueues(list: string | undefined): readonly QueueName[] {
+  const names = [...new Set((list ?? "").split(",").map((name) => name.trim()))].filter(Boolean);
+  if (names.length === 0) return QUEUES;
+  const unknown = names.filter((name) => !(QUEUES as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new Error(`WORKER_QUEUES: unknown queue ${unknown.join(", ")} (queues: ${QUEUES.join(", ")})`);
+  }
+  return names as QueueName[];
+}
+
+/**
+ * Jobs each worker process runs at once per queue. Meilisearch merges document tasks that are
+ * queued together into one indexing batch, whose fixed cost dominates small batches; eight paper
+ * jobs in flight give it enough to merge.
+ */
+export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
+  maintenance: 1,
+  // A paper batch mostly waits for its Meilisearch task (holding no records then): many in flight
+  // make Meilisearch's batches large (scripts/lib/paperJobs.ts). A full snapshot ingest peaks at
+  // ~700 MB RSS in the worker process, while batches are parsed and stored.
+  papers: 128,
+  rxnav: 4,
+  openfda: 4,
+  conditions: 4,
+  // A turn mostly waits on the model and the tools; many run at once per process.
+  chat: 100,
+  // PDF text extraction and image resizing are CPU-bound: two per process on two cores.
+  uploads: 2,
+  // Transcription waits on the provider.
+  transcription: 8,
+};
+
+/**
+ * BullMQ's limiter per queue (jobs started per `duration` ms, across every worker process), set so
+ * each upstream's published limit holds: one RxNav lookup makes at most 6 calls (RxNav allows 20
+ * per second per IP), one openFDA lookup at most 3 (openFDA allows 240 per minute per key or IP).
+ */
+export const QUEUE_LIMITERS: Partial<Record<QueueName, { max: number; duration: number }>> = {
+  rxnav: { max: 3, duration: 1000 },
+  openfda: { max: 80, duration: 60_000 },
+};
+
+/**
+ * A chat turn whose worker died must end quickly and exactly once: its lock lapses after 10 s, the
+ * next stalled-job check (every 5 s, by any live worker) fails it instead of running it again
+ * (maxStalledCount 0), and its failure clean-up tells the client and stores an error reply.
+ */
+export const QUEUE_WORKER_OPTIONS: Partial<
+  Record<QueueName, { lockDuration: number; stalledInterval: number; maxStalledCount: number }>
+> = {
+  chat: { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 0 },
+};
+
+/** Largest paper batch one job carries (≈ 1.7 MB of JSON when every record has an abstract). */
+export const PAPER_BATCH_MAX = 1000;
+
+const keepHistory = { removeOnComplete: { count: 100 }, removeOnFail: { count: 1000 } } satisfies JobsOptions;
+
+export const JOBS = {
+  /** Copies API-key last-used times from Redis to PostgreSQL, so requests never write PostgreSQL for it. */
+  "maintenance.flush-key-usage": {
+    queue: "maintenance",
+    payload: T.Object({}, { additionalProperties: false }),
+    options: { attempts: 3, backoff: { type: "exponential", delay: 1000 }, ...keepHistory },
+    everyMs: 60_000,
+  },
+  /** Upserts a batch of arXiv snapshot records into PostgreSQL and Meilisearch (idempotent). */
+  "papers.index-batch": {
+    queue: "papers",
+    payload: T.Object({ records: T.Array(SourcePaperSchema, { minItems: 1, maxItems: PAPER_BATCH_MAX }) }),
+    // A finished batch's 1,000 records (~1.7 MB) are not worth keeping in Redis: a short history.
+    options: {
+      attempts: 5,
+      backoff: { type: "exponential", delay: 2000 },
+      removeOnComplete: { count: 10 },
+      removeOnFail: { count: 100 },
+    },
+  },
+  /** Rebuilds the Meilisearch documents of the papers with `after < id <= through` from PostgreSQL. */
+  "papers.reindex-range": {
+    queue: "papers",
+    payload: T.Object({ after: T.String({ maxLength: 64 }), through: T.String({ minLength: 1, maxLength: 64 }) }),
+    options: { attempts: 5, backoff: { type: "exponential", delay: 2000 }, ...keepHistory },
+  },
+  /** Looks a medication up in RxNav (name, RxCUI or NDC); caches the result in PostgreSQL. */
+  "references.rxnav-lookup": {
+    queue: "rxnav",
+    payload: MedicationQuerySchema,
+    // Transient upstream failures retry with backoff; the API waits a bounded time and falls back to the cache.
+    options: { attempts: 3, backoff: { type: "exponential", delay: 500 }, ...keepHistory },
+  },
+  /** Finds the openFDA label for RxNav's concepts (by RxCUI, then by name); caches it in PostgreSQL. */
+  "references.openfda-lookup": {
+    queue: "openfda",
+    payload: LabelQuerySchema,
+    options: { attempts: 3, backoff: { type: "exponential", delay: 500 }, ...keepHistory },
+  },
+  /** Upserts a batch of MONDO terms into PostgreSQL and Meilisearch and removes obsolete ones (idempotent). */
+  "conditions.index-batch": {
+    queue: "conditions",
+    payload: ConditionBatchSchema,
+    options: { attempts: 5, backoff: { type: "exponential", delay: 2000 }, ...keepHistory },
+  },
+  /**
+   * Runs one chat turn: model with tools, chunks published to Redis, the reply stored. One attempt:
+   * a turn that fails (or whose worker dies) ends with an error event and an error reply, never a
+   * second answer streamed over a half-sent first one.
+   */
+  "chat.turn": {
+    queue: "chat",
+    payload: ChatTurnSchema,
+    options: { attempts: 1, ...keepHistory },
+  },
+  /**
+   * Transcribes audio parked in Redis with one provider. Transient provider failures (network,
+   * timeout, 429, 5xx) retry with backoff while the request waits, bounded by TRANSCRIPTION_WAIT_MS.
+   */
+  "transcription.audio": {
+    queue: "transcription",
+    payload: TranscriptionJobSchema,
+    options: { attempts: 3, backoff: { type: "exponential", delay: 500 }, ...keepHistory },
+  },
+  /** Checks and reads one uploaded file (type by magic bytes, PDF text, image size and copy); idempotent. */
+  "uploads.process": {
+    queue: "uploads",
+    payload: T.Object({ fileId: T.String({ format: "uuid" }) }, { additionalProperties: false }),
+    options: { attempts: 3, backoff: { type: "exponential", delay: 1000 }, ...keepHistory },
+  },
+  /** Deletes presigned uploads whose URL lapsed unused. */
+  "uploads.expire-pending": {
+    queue: "maintenance",
+    payload: T.Object({}, { additionalProperties: false }),
+    options: { attempts: 3, backoff: { type: "exponential", delay: 1000 }, ...keepHistory },
+    everyMs: 300_000,
+  },
+} as const satisfies Record<string, JobSpec<TSchema>>;
+
+export type JobName = keyof typeof JOBS;
+export type JobPayload<N extends JobName> = Static<(typeof JOBS)[N]["payload"]>;
+
+export function isJobName(name: string): name is JobName {
+  return Object.hasOwn(JOBS, name);
+}

@@ -1,0 +1,16 @@
+import { type Static, Type as T } from "@sinclair/typebox";
+import { PlanIdSchema } from "../../core/plans";
+
+/** A chat turn as the queue carries it: ids only, no message text, no secrets. */
+export const ChatTurnSchema = T.Object(
+  {
+    chatId: T.String({ format: "uuid" }),
+    accountId: T.String({ format: "uuid" }),
+    plan: PlanIdSchema,
+    /** The user message this turn answers; also the turn's id. */
+    turnId: T.String({ minLength: 1, maxLength: 64 }),
+    modelId: T.String({ minLength: 1, maxLength: 100 }),
+  },
+  { additionalProperties: false },
+);
+export type ChatTurn = Static<typeof ChatTurnSchema>;
