@@ -1,4 +1,6 @@
 import type { Principal } from "../shared/auth/apiKeys";
+import { type Ctx, contextFor } from "../shared/context/ctx";
+import type { Deps } from "../shared/context/deps";
 import { AppError } from "../shared/core/errors";
 import type { RateDecision } from "../shared/ratelimit/limiter";
 
@@ -54,4 +56,10 @@ export function callerOf(request: Request): { principal: Principal; rate: RateDe
   // A route reached without a caller means a path the access policy did not cover: refuse it.
   if (!state.principal || !state.rate) throw new AppError("UNAUTHORIZED", "This endpoint needs an API key.");
   return { principal: state.principal, rate: state.rate };
+}
+
+/** The verb context of an authenticated request: the same `contextFor` that MCP, chat tools and jobs use. */
+export function ctxOf(deps: Deps, request: Request): Ctx {
+  const { principal, rate } = callerOf(request);
+  return contextFor(deps, stateOf(request).requestId, principal, rate);
 }
