@@ -18,12 +18,13 @@ import { chatsRoutes } from "./routes/chats";
 import { discoveryRoutes } from "./routes/discovery";
 import { chatRoutes } from "./routes/health/chat";
 import { conditionRoutes } from "./routes/health/conditions";
-import { trackerReportRoutes } from "./routes/health/logReports";
-import { trackerRoutes } from "./routes/health/logs";
+import { healthLogReportRoutes } from "./routes/health/logReports";
+import { healthLogRoutes } from "./routes/health/logs";
 import { medicationRoutes } from "./routes/health/medication";
 import { profileRoutes } from "./routes/health/profile";
 import { symptomRoutes } from "./routes/health/symptoms";
 import { metricsRoutes } from "./routes/metrics";
+import { modelsRoutes } from "./routes/models";
 import { paperRoutes } from "./routes/papers";
 import { systemRoutes } from "./routes/system";
 import { transcribeRoutes } from "./routes/transcribe";
@@ -84,15 +85,16 @@ export function createApp(deps: Deps) {
     .use(openapi(DOCS))
     .use(systemRoutes(deps))
     .use(metricsRoutes(deps))
-    .use(accountRoutes(deps.plans))
+    .use(accountRoutes(deps))
     .use(paperRoutes(deps))
-    .use(symptomRoutes())
+    .use(symptomRoutes(deps))
     .use(profileRoutes(deps))
-    .use(trackerRoutes(deps))
-    .use(trackerReportRoutes(deps))
+    .use(healthLogRoutes(deps))
+    .use(healthLogReportRoutes(deps))
     .use(conditionRoutes(deps))
     .use(medicationRoutes(deps))
     .use(chatRoutes(deps))
+    .use(modelsRoutes(deps))
     .use(chatsRoutes(deps))
     .use(transcribeRoutes(deps))
     .use(uploadRoutes(deps))

@@ -1,7 +1,8 @@
 /**
- * Account and key management — what a developer dashboard calls. Prints one JSON object on
- * stdout; errors go to stderr as JSON with a non-zero exit. Reads DATABASE_URL / REDIS_URL like
- * the service (Redis is told about revocations and plan changes so API processes drop cached keys).
+ * Account and key management from a shell, with the verbs the dashboard's key pages use. Prints one
+ * JSON object on stdout; errors go to stderr as JSON with a non-zero exit. Reads DATABASE_URL /
+ * REDIS_URL like the service (Redis is told about revocations and plan changes so API processes
+ * drop cached keys).
  *
  *   bun run admin accounts:create --plan <free|go|plus|pro> [--email <e>]
  *   bun run admin accounts:set-plan --account <id> --plan <plan>
@@ -55,10 +56,10 @@ async function main(): Promise<number> {
   const env = loadEnv();
   const sql = createSql(databaseUrl(env), { max: 2 });
   const redis = createRedis(redisUrl(env), "request");
-  const deps = { sql, redis, redisPrefix: env.REDIS_PREFIX };
+  const ctx: accounts.AdminCtx = { sql, redis, redisPrefix: env.REDIS_PREFIX };
   try {
     await redisReady(redis);
-    const result = await run(command, values, deps);
+    const result = await run(ctx, command, values);
     console.log(JSON.stringify(result));
     return 0;
   } finally {
@@ -67,20 +68,20 @@ async function main(): Promise<number> {
   }
 }
 
-function run(command: string | undefined, values: Record<string, string | undefined>, deps: accounts.AccountDeps) {
+function run(ctx: accounts.AdminCtx, command: string | undefined, values: Record<string, string | undefined>) {
   switch (command) {
     case "accounts:create":
-      return accounts.createAccount(deps, { plan: plan(values.plan), email: values.email ?? null });
+      return accounts.createAccount(ctx, { plan: plan(values.plan), email: values.email ?? null });
     case "accounts:set-plan":
-      return accounts.setPlan(deps, required(values.account, "--account"), plan(values.plan));
+      return accounts.setPlan(ctx, { accountId: required(values.account, "--account"), plan: plan(values.plan) });
     case "keys:create":
-      return accounts.createKey(deps, required(values.account, "--account"));
+      return accounts.createKey(ctx, required(values.account, "--account"));
     case "keys:revoke":
-      return accounts.revokeKey(deps, required(values["key-id"], "--key-id"));
+      return accounts.revokeKey(ctx, required(values["key-id"], "--key-id"));
     case "accounts:set-password":
-      return setWebsitePassword(deps, required(values.account, "--account"));
+      return setWebsitePassword(ctx, required(values.account, "--account"));
     case "keys:list":
-      return accounts.listKeys(deps, required(values.account, "--account")).then((keys) => ({ keys }));
+      return accounts.listKeys(ctx, required(values.account, "--account")).then((keys) => ({ keys }));
     default:
       throw new AppError("BAD_REQUEST", USAGE);
   }
@@ -90,11 +91,11 @@ function run(command: string | undefined, values: Record<string, string | undefi
  * A new website password for an existing account: generated (so it never sits in a shell history),
  * printed once; the account's sessions end.
  */
-async function setWebsitePassword(deps: accounts.AccountDeps, accountId: string) {
-  const known = /^[0-9a-f-]{36}$/i.test(accountId) && (await findAccountById(deps.sql, accountId));
+async function setWebsitePassword(ctx: accounts.AdminCtx, accountId: string) {
+  const known = /^[0-9a-f-]{36}$/i.test(accountId) && (await findAccountById(ctx.sql, accountId));
   if (!known) throw new AppError("NOT_FOUND", `Unknown account: ${accountId}`);
   const password = generatePassword();
-  await setPassword(deps, accountId, password);
+  await setPassword(ctx, accountId, password);
   return { accountId, password };
 }
 

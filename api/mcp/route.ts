@@ -46,7 +46,7 @@ export function mcpRoutes(deps: Deps) {
         const { principal, rate } = callerOf(request);
         const { forwarded, parsed } = await readMessage(request);
         const ctx = contextFor(deps, stateOf(request).requestId, principal, rate);
-        const response = await handleMcpRequest(forwarded, ctx, deps.log, parsed);
+        const response = await handleMcpRequest(forwarded, ctx, parsed);
         // The transport answers a batch without messages like one of notifications (202, nothing
         // run); JSON-RPC 2.0 calls an empty array an Invalid Request. Checked after the transport so
         // its Accept / Content-Type / version refusals (406, 415, 400) come first, as for any body.

@@ -11,11 +11,10 @@ import {
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { Value } from "@sinclair/typebox/value";
 import { z } from "zod";
-import { requireFeature } from "../../shared/auth/access";
 import type { Ctx } from "../../shared/context/ctx";
-import { AppError, clipErrorText } from "../../shared/core/errors";
-import type { Logger } from "../../shared/core/log";
+import { clipErrorText } from "../../shared/core/errors";
 import { TOOLS, TOOLS_BY_NAME } from "../../shared/toolCatalog";
+import { runTool, ToolCrash } from "../../shared/tools/run";
 import { unstorableText } from "../plugins/inputGuard";
 import { adaptVersionHeader, negotiateVersion } from "./protocol";
 
@@ -61,7 +60,6 @@ const TOOL_LIST = TOOLS.map((tool) => ({
 export async function handleMcpRequest(
   request: Request,
   ctx: Ctx,
-  log: Logger,
   /** The body already parsed as JSON by the caller (the transport then does not read it). */
   parsedBody?: unknown,
 ): Promise<Response> {
@@ -81,7 +79,7 @@ export async function handleMcpRequest(
   server.setRequestHandler(anyParams("tools/call"), (call) => {
     // The SDK's tools/call wrapper has checked the params against CallToolRequestSchema by now.
     const { name, arguments: args } = (call as CallToolRequest).params;
-    return callTool(ctx, log, name, args ?? {});
+    return callTool(ctx, name, args ?? {});
   });
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -96,42 +94,23 @@ export async function handleMcpRequest(
 }
 
 /**
- * Failures a model can correct (bad arguments, unknown tool, plan, consent, not found, conflict)
- * are `isError` results that say what to change, and so are an upstream's or the assistant's
- * failures (a retry may help); anything else is a JSON-RPC internal error without internals (the
- * request id finds it in our logs).
+ * Every tool call goes through `runTool` (shared with the chat): a failure the model may read is an
+ * `isError` result that says what to change or that a retry may help; anything else is a JSON-RPC
+ * internal error without internals (the request id finds it in our logs).
  */
-async function callTool(ctx: Ctx, log: Logger, name: string, args: unknown): Promise<CallToolResult> {
+async function callTool(ctx: Ctx, name: string, args: unknown): Promise<CallToolResult> {
   const tool = TOOLS_BY_NAME.get(name);
   if (!tool) return failure(`Unknown tool "${name}". Call tools/list for the available tools.`);
-  if (!Value.Check(tool.input, args)) {
-    const problems = [...Value.Errors(tool.input, args)].slice(0, 10).map((e) => `${e.path || "/"}: ${e.message}`);
-    return failure(`Invalid arguments for ${name}: ${problems.join("; ")}`);
-  }
-  const unstorable = unstorableText(args);
+  const unstorable = Value.Check(tool.input, args) ? unstorableText(args) : undefined;
   if (unstorable) return failure(`Invalid arguments for ${name}: ${unstorable.path}: ${unstorable.message}`);
   try {
-    if (tool.feature) requireFeature(ctx.plans, ctx, tool.feature);
-    const output = await tool.run(ctx, args);
-    return { content: [{ type: "text", text: tool.render(output) }], structuredContent: output };
+    const result = await runTool(tool, ctx, args);
+    if ("failure" in result) return failure(result.failure);
+    return { content: [{ type: "text", text: tool.render(result.output) }], structuredContent: result.output };
   } catch (error) {
-    if (error instanceof AppError && (error.status < 500 || RETRYABLE.has(error.kind))) {
-      return failure(messageOf(error));
-    }
-    log.error("tool failed", { requestId: ctx.requestId, tool: name, error });
+    if (!(error instanceof ToolCrash)) ctx.log.error("tool failed", { requestId: ctx.requestId, tool: name, error });
     throw new McpError(ErrorCode.InternalError, `Tool ${name} failed; request id ${ctx.requestId}.`);
   }
-}
-
-/** Failures outside our code whose message is safe and tells the model a retry may help. */
-const RETRYABLE = new Set(["UPSTREAM_FAILED", "ASSISTANT_FAILED"]);
-
-/** The error's message plus its field details, which say what to change. */
-function messageOf(error: AppError): string {
-  const details = (error.details ?? []).map((d) => `${d.path}: ${d.message}`);
-  const text =
-    error.message.startsWith("The request is invalid") && details.length ? "Invalid arguments" : error.message;
-  return details.length && !details.every((d) => text.includes(d)) ? `${text} (${details.join("; ")})` : text;
 }
 
 /** Longest isError text: it quotes the arguments (a property name, an id), which can be huge. */

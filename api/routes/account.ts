@@ -1,14 +1,15 @@
 import { Elysia } from "elysia";
-import { AccountInfoSchema, describeAccount } from "../../shared/auth/accountInfo";
-import type { PlanTable } from "../../shared/core/plans";
+import { describeAccount } from "../../shared/auth/describeAccount";
+import { AccountInfoSchema } from "../../shared/auth/schemas";
+import type { Deps } from "../../shared/context/deps";
 import { callerOf } from "../requestState";
 
-export function accountRoutes(plans: PlanTable) {
+export function accountRoutes(deps: Deps) {
   return new Elysia({ name: "routes/account" }).get(
     "/api/v1/account",
     ({ request }) => {
       const { principal, rate } = callerOf(request);
-      return describeAccount(plans, principal, rate);
+      return describeAccount({ plans: deps.plans, accountId: principal.accountId, plan: principal.plan, rate });
     },
     {
       response: AccountInfoSchema,

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { contextFor } from "../../shared/context/ctx";
 import type { Deps } from "../../shared/context/deps";
 import {
   ChatListSchema,
@@ -14,16 +15,14 @@ import {
   revokeChatShares,
   shareChat,
 } from "../../shared/conversations/verbs";
-import { publicUrl } from "../../shared/core/env";
-import { ModelInfoSchema, modelsForPlan } from "../../shared/llm/models";
-import { callerOf } from "../requestState";
+import { ctxOf, stateOf } from "../requestState";
 import { type Mount, V1 } from "./mount";
 
 const ChatParams = t.Object({ chatid: t.String() });
 const Surface = t.Union([t.Literal("health"), t.Literal("research")]);
 /**
- * Conversations across surfaces, the model list, and read-only share links. The website mounts
- * all but the public share reader, which needs no credentials and so only exists under v1.
+ * Conversations across surfaces and read-only share links. The website mounts all but the public
+ * share reader, which needs no credentials and so only exists under v1.
  */
 export function chatsRoutes(deps: Deps, mount: Mount = V1) {
   const detail = (summary: string, description?: string) => ({
@@ -33,19 +32,7 @@ export function chatsRoutes(deps: Deps, mount: Mount = V1) {
     security: mount.security,
   });
   const routes = new Elysia({ name: `routes/chats${mount.suffix}` })
-    .get(
-      `${mount.base}/models`,
-      ({ request }) => ({
-        surface: "health" as const,
-        models: modelsForPlan(deps.models, callerOf(request).principal.plan),
-      }),
-      {
-        query: t.Object({ surface: t.Literal("health", { description: "Only health models exist." }) }),
-        response: t.Object({ surface: t.Literal("health"), models: t.Array(ModelInfoSchema) }),
-        detail: detail("Models the caller's plan can run"),
-      },
-    )
-    .get(`${mount.base}/chats`, ({ request, query }) => listChats(deps, callerOf(request).principal, query), {
+    .get(`${mount.base}/chats`, ({ request, query }) => listChats(ctxOf(deps, request), query), {
       query: t.Object({
         surface: Surface,
         limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
@@ -56,7 +43,7 @@ export function chatsRoutes(deps: Deps, mount: Mount = V1) {
     })
     .patch(
       `${mount.base}/chats/:chatid`,
-      ({ request, params, body }) => patchChat(deps, callerOf(request).principal, params.chatid, body),
+      ({ request, params, body }) => patchChat(ctxOf(deps, request), { chatId: params.chatid, patch: body }),
       {
         params: ChatParams,
         body: ChatPatchSchema,
@@ -64,20 +51,16 @@ export function chatsRoutes(deps: Deps, mount: Mount = V1) {
         detail: detail("Rename, pin or archive a chat"),
       },
     )
-    .delete(
-      `${mount.base}/chats/:chatid`,
-      ({ request, params }) => removeChat(deps, callerOf(request).principal, params.chatid),
-      {
-        params: ChatParams,
-        response: t.Object({ deleted: t.Literal(true) }),
-        detail: detail("Delete a chat and its messages"),
-      },
-    )
+    .delete(`${mount.base}/chats/:chatid`, ({ request, params }) => removeChat(ctxOf(deps, request), params.chatid), {
+      params: ChatParams,
+      response: t.Object({ deleted: t.Literal(true) }),
+      detail: detail("Delete a chat and its messages"),
+    })
     .post(
       `${mount.base}/chats/:chatid/share`,
       ({ request, params, set }) => {
         set.status = 201;
-        return shareChat(deps, callerOf(request).principal, params.chatid, publicUrl(deps.env));
+        return shareChat(ctxOf(deps, request), params.chatid);
       },
       {
         params: ChatParams,
@@ -90,7 +73,7 @@ export function chatsRoutes(deps: Deps, mount: Mount = V1) {
     )
     .delete(
       `${mount.base}/chats/:chatid/share`,
-      ({ request, params }) => revokeChatShares(deps, callerOf(request).principal, params.chatid),
+      ({ request, params }) => revokeChatShares(ctxOf(deps, request), params.chatid),
       {
         params: ChatParams,
         response: t.Object({ revoked: t.Integer() }),
@@ -98,9 +81,13 @@ export function chatsRoutes(deps: Deps, mount: Mount = V1) {
       },
     );
   if (mount !== V1) return routes;
-  return routes.get("/api/v1/shared/:token", ({ params }) => readSharedChat(deps, params.token), {
-    params: t.Object({ token: t.String() }),
-    response: ConversationSchema,
-    detail: { tags: ["Chats"], summary: "A shared conversation (no key needed)" },
-  });
+  return routes.get(
+    "/api/v1/shared/:token",
+    ({ request, params }) => readSharedChat(contextFor(deps, stateOf(request).requestId), params.token),
+    {
+      params: t.Object({ token: t.String() }),
+      response: ConversationSchema,
+      detail: { tags: ["Chats"], summary: "A shared conversation (no key needed)" },
+    },
+  );
 }

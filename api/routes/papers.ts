@@ -1,42 +1,50 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../shared/context/deps";
 import { AppError } from "../../shared/core/errors";
-import { PaperFiltersSchema } from "../../shared/papers/filters";
 import { PaginationSchema, type PaperPageJson, PaperPageSchema, pageJson } from "../../shared/papers/page";
-import type { SortBy, SortOrder } from "../../shared/papers/search/advancedSearch";
-import { getPaper, type PapersCtx, searchPapersFielded, searchPaperTitles } from "../../shared/papers/verbs";
+import {
+  DEFAULT_LIMIT,
+  daySchema,
+  FieldedQuerySchema,
+  LIMIT_BOUNDS,
+  PAGE_BOUNDS,
+  PaperFiltersSchema,
+} from "../../shared/papers/schemas";
+import { getPaper, searchPapersFielded, searchPaperTitles } from "../../shared/papers/verbs";
 import { PaperSchema } from "../../shared/records/paper";
 import { jsonResponse } from "../plugins/largeBodies";
-import { callerOf } from "../requestState";
+import { ctxOf } from "../requestState";
 import { API_KEY_SECURITY as SECURITY } from "./security";
 
-const DateOnly = t.Optional(
-  t.String({
-    pattern: "^\\d{4}-\\d{2}-\\d{2}$",
-    description: "A UTC day, `YYYY-MM-DD`, inclusive.",
-  }),
-);
+/** Elysia's `t.Integer` (numeric strings too) with the shared paging bounds: see shared/papers/schemas.ts. */
+const TitleQuery = t.Object({
+  q: t.String({ minLength: 1, maxLength: 300, description: "Words to find in titles." }),
+  page: t.Optional(t.Integer({ ...PAGE_BOUNDS, default: 0 })),
+  limit: t.Optional(t.Integer({ ...LIMIT_BOUNDS, default: DEFAULT_LIMIT, description: "Capped by the plan." })),
+});
+
+const Day = t.Optional(daySchema("A UTC day, `YYYY-MM-DD`, inclusive."));
+
+/** Sort values are free text here: unknown ones fall back (spec rule 2) rather than fail. */
 const AdvancedBody = t.Object(
   {
     searchFilterString: PaperFiltersSchema,
-    page: t.Optional(
-      t.Integer({ minimum: 0, maximum: 1_000_000, description: "Zero-based page (alias: startIndex)." }),
-    ),
-    startIndex: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000 })),
+    page: t.Optional(t.Integer({ ...PAGE_BOUNDS, description: "Zero-based page (alias: startIndex)." })),
+    startIndex: t.Optional(t.Integer(PAGE_BOUNDS)),
     limit: t.Optional(
-      t.Integer({ minimum: 1, maximum: 100, description: "Page size (alias: maxResults); capped by the plan." }),
+      t.Integer({ ...LIMIT_BOUNDS, description: "Page size (alias: maxResults); capped by the plan." }),
     ),
-    maxResults: t.Optional(t.Integer({ minimum: 1, maximum: 100 })),
+    maxResults: t.Optional(t.Integer(LIMIT_BOUNDS)),
     sortBy: t.Optional(
       t.String({ maxLength: 64, description: "relevance (default), submittedDate, lastUpdatedDate." }),
     ),
     sortOrder: t.Optional(
       t.String({ maxLength: 64, description: "ascending (default) or descending; asc, desc, dsc too." }),
     ),
-    submittedFrom: DateOnly,
-    submittedTo: DateOnly,
-    updatedFrom: DateOnly,
-    updatedTo: DateOnly,
+    submittedFrom: Day,
+    submittedTo: Day,
+    updatedFrom: Day,
+    updatedTo: Day,
     highlight: t.Optional(
       t.Boolean({ description: "Add `highlight` to each paper: matched fields with the matched words in <em>…</em>." }),
     ),
@@ -54,78 +62,28 @@ const AdvancedPageSchema = t.Object({
     ]),
   ),
   pagination: PaginationSchema,
-  query: t.Object(
-    {
-      filters: t.Record(t.String(), t.String()),
-      submittedFrom: t.Optional(t.String()),
-      submittedTo: t.Optional(t.String()),
-      updatedFrom: t.Optional(t.String()),
-      updatedTo: t.Optional(t.String()),
-      sortBy: t.Union([t.Literal("relevance"), t.Literal("submittedDate"), t.Literal("lastUpdatedDate")]),
-      sortOrder: t.Union([t.Literal("ascending"), t.Literal("descending")]),
-    },
-    { description: "How the request was interpreted, after trimming and fallbacks." },
-  ),
+  query: FieldedQuerySchema,
 });
-
-/** Two names for one field: either may be sent, but not two different values. */
-function alias(first: number | undefined, second: number | undefined, names: [string, string]): number | undefined {
-  if (first !== undefined && second !== undefined && first !== second) {
-    const message = `${names[0]} and ${names[1]} are the same field; send one, or the same value`;
-    throw new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
-      details: [{ in: "body", path: `/${names[1]}`, message }],
-    });
-  }
-  return first ?? second;
-}
 
 /**
  * Search pages go out as prebuilt JSON: the papers are Meilisearch's own bytes (see PaperPageJson),
- * so they are neither parsed nor serialised again (and a page larger than a few KB leaves as a
- * stream: see largeBodies.ts). Elysia does not re-check a Response against the route's response
- * schema, which stays as documentation; the papers are stored only from validated records
- * (`toPaper`) and retrieved with exactly the record's fields, which the search tests compare
- * against the source records.
+ * so they are neither parsed nor serialised again (and a large page leaves as a stream: see
+ * largeBodies.ts). Elysia does not re-check a Response against the route's response schema, which
+ * stays as documentation; the papers are stored only from validated records (`toPaper`) and
+ * retrieved with exactly the record's fields, which the search tests compare against the source
+ * records.
  */
 function pageResponse(page: PaperPageJson, extra?: Record<string, unknown>): Response {
   return jsonResponse(pageJson(page, extra));
 }
 
-const SORT_ORDERS: Record<string, SortOrder> = {
-  ascending: "ascending",
-  asc: "ascending",
-  descending: "descending",
-  desc: "descending",
-  dsc: "descending",
-};
-
-type PaperDeps = Pick<Deps, "sql" | "meili" | "plans" | "env">;
-
-/** The paper verbs' context for this request's caller (the plan caps the page size). */
-function papersCtx(deps: PaperDeps, request: Request): PapersCtx {
-  const { principal } = callerOf(request);
-  return {
-    sql: deps.sql,
-    meili: deps.meili,
-    indexPrefix: deps.env.MEILI_INDEX_PREFIX,
-    maxPageSize: deps.plans[principal.plan].maxPageSize,
-  };
-}
-
-export function paperRoutes(deps: PaperDeps) {
+export function paperRoutes(deps: Deps) {
   return new Elysia({ name: "routes/papers" })
     .get(
       "/api/v1/papers/search",
-      async ({ request, query }) => {
-        const page = await searchPaperTitles(papersCtx(deps, request), query);
-        return pageResponse(page);
-      },
+      async ({ request, query }) => pageResponse(await searchPaperTitles(ctxOf(deps, request), query)),
       {
-        query: t.Object({
-          q: t.String({ minLength: 1, maxLength: 300, description: "Words to find in titles." }),
-          page: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
-          limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20, description: "Capped by the plan." })),
-        }),
+        query: TitleQuery,
         response: PaperPageSchema,
         detail: {
           tags: ["Papers"],
@@ -138,22 +96,9 @@ export function paperRoutes(deps: PaperDeps) {
     )
     .post(
       "/api/v1/papers/search",
-      async ({ request, body }) => {
-        // Invalid sort values fall back instead of failing (spec rule 2); `query` shows what applied.
-        const sortBy: SortBy =
-          body.sortBy === "submittedDate" || body.sortBy === "lastUpdatedDate" ? body.sortBy : "relevance";
-        const sortOrder = SORT_ORDERS[(body.sortOrder ?? "").toLowerCase()] ?? "ascending";
-        const { searchFilterString, page, startIndex, limit, maxResults, highlight, ...dates } = body;
-        const result = await searchPapersFielded(papersCtx(deps, request), {
-          ...dates,
-          filters: searchFilterString,
-          filtersPath: "/searchFilterString",
-          page: alias(page, startIndex, ["page", "startIndex"]),
-          limit: alias(limit, maxResults, ["limit", "maxResults"]),
-          sortBy,
-          sortOrder,
-          highlight,
-        });
+      async ({ request, body: { searchFilterString, ...rest } }) => {
+        const input = { ...rest, filters: searchFilterString, filtersPath: "/searchFilterString" };
+        const result = await searchPapersFielded(ctxOf(deps, request), input);
         return pageResponse(result.page, { query: result.query });
       },
       {
@@ -168,25 +113,18 @@ export function paperRoutes(deps: PaperDeps) {
         },
       },
     )
-    .get(
-      "/api/v1/papers/*",
-      async ({ params }) => {
-        const paper = await getPaper(deps, decodedPaperId(params["*"]));
-        return paper;
+    .get("/api/v1/papers/*", ({ request, params }) => getPaper(ctxOf(deps, request), { id: paperIdOf(params["*"]) }), {
+      response: PaperSchema,
+      detail: {
+        tags: ["Papers"],
+        summary: "One paper by arXiv id, with or without version (`0704.0001`, `hep-th/9901001v2`)",
+        security: SECURITY,
       },
-      {
-        response: PaperSchema,
-        detail: {
-          tags: ["Papers"],
-          summary: "One paper by arXiv id, with or without version (`0704.0001`, `hep-th/9901001v2`)",
-          security: SECURITY,
-        },
-      },
-    );
+    });
 }
 
 /** The wildcard arrives percent-encoded; a malformed escape (`%zz`) is the caller's mistake, not a 500. */
-function decodedPaperId(raw: string): string {
+function paperIdOf(raw: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {

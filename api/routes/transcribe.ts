@@ -6,6 +6,7 @@ import { AUDIO_MAX_BYTES, AUDIO_TYPES } from "../../shared/transcription/audio";
 import { readMultipart } from "../../shared/transcription/form";
 import { TranscriptionResponseSchema } from "../../shared/transcription/schemas";
 import { transcribe } from "../../shared/transcription/transcribe";
+import { ctxOf } from "../requestState";
 import { type Mount, V1 } from "./mount";
 
 const TranscribeForm = t.Object(
@@ -27,8 +28,8 @@ const refusals = new WeakMap<Request, AppError>();
 export function transcribeRoutes(deps: Deps, mount: Mount = V1) {
   return new Elysia({ name: `routes/transcribe${mount.suffix}` }).post(
     `${mount.base}/transcribe`,
-    ({ body }) =>
-      transcribe(deps, {
+    ({ request, body }) =>
+      transcribe(ctxOf(deps, request), {
         audio: body.audio,
         audioType: body.audio.type,
         provider: body.provider,

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { contextFor } from "../../shared/context/ctx";
 import type { Deps } from "../../shared/context/deps";
 import { publicUrl } from "../../shared/core/env";
 import {
@@ -8,7 +9,7 @@ import {
   UploadStatusSchema,
 } from "../../shared/uploads/schemas";
 import { completeUpload, getUpload, presignUpload, receiveSignedUpload } from "../../shared/uploads/verbs";
-import { callerOf } from "../requestState";
+import { ctxOf, stateOf } from "../requestState";
 import { type Mount, V1 } from "./mount";
 
 const FileParams = t.Object({ fileId: t.String() });
@@ -29,7 +30,7 @@ export function uploadRoutes(deps: Deps, mount: Mount = V1) {
       `${mount.base}/uploads/presign`,
       ({ request, body, set }) => {
         set.status = 201;
-        return presignUpload(deps, callerOf(request).principal, body, publicUrl(deps.env));
+        return presignUpload(ctxOf(deps, request), { ...body, baseUrl: publicUrl(deps.env) });
       },
       {
         body: PresignInputSchema,
@@ -40,33 +41,26 @@ export function uploadRoutes(deps: Deps, mount: Mount = V1) {
         ),
       },
     )
-    .post(
-      `${mount.base}/uploads/complete`,
-      ({ request, body }) => completeUpload(deps, callerOf(request).principal, body.fileId),
-      {
-        body: t.Object({ fileId: t.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
-        response: t.Object({ fileId: t.String(), status: UploadStatusSchema }),
-        detail: detail(
-          "Finish an upload",
-          "Starts processing (409 before the bytes arrived); repeating it answers the current status.",
-        ),
-      },
-    )
-    .get(
-      `${mount.base}/uploads/:fileId`,
-      ({ request, params }) => getUpload(deps, callerOf(request).principal, params.fileId),
-      {
-        params: FileParams,
-        response: UploadInfoSchema,
-        detail: detail("An upload's status and what processing found", "Another account's upload is 404."),
-      },
-    );
+    .post(`${mount.base}/uploads/complete`, ({ request, body }) => completeUpload(ctxOf(deps, request), body), {
+      body: t.Object({ fileId: t.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+      response: t.Object({ fileId: t.String(), status: UploadStatusSchema }),
+      detail: detail(
+        "Finish an upload",
+        "Starts processing (409 before the bytes arrived); repeating it answers the current status.",
+      ),
+    })
+    .get(`${mount.base}/uploads/:fileId`, ({ request, params }) => getUpload(ctxOf(deps, request), params), {
+      params: FileParams,
+      response: UploadInfoSchema,
+      detail: detail("An upload's status and what processing found", "Another account's upload is 404."),
+    });
   if (mount !== V1) return routes;
   return routes.put(
     "/api/v1/uploads/:fileId/content",
     ({ request, params, query }) => {
       const length = request.headers.get("content-length");
-      return receiveSignedUpload(deps, params.fileId, {
+      return receiveSignedUpload(contextFor(deps, stateOf(request).requestId), {
+        fileId: params.fileId,
         expires: query.expires,
         signature: query.signature,
         contentType: request.headers.get("content-type") ?? "",

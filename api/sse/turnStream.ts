@@ -1,4 +1,5 @@
-import { followTurn, type StreamDeps } from "../../shared/chat/turn/follow";
+import type { TurnFeed } from "../../shared/chat/turn/follow";
+import type { Deps } from "../../shared/context/deps";
 import { chatStreamsActive } from "../../shared/core/serviceMetrics";
 
 const encoder = new TextEncoder();
@@ -8,7 +9,7 @@ const activeStreams = chatStreamsActive.labels();
  * Response headers of the UI message stream protocol (the AI SDK's `useChat` reads these). The
  * stream holds health data: no-store (not the SDK's no-cache), like every other API response.
  */
-export const UI_STREAM_HEADERS = {
+const UI_STREAM_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
   "cache-control": "no-store, no-transform",
   "x-vercel-ai-ui-message-stream": "v1",
@@ -27,16 +28,19 @@ export function closeTurnStreams(): void {
   for (const close of relaying) close();
 }
 
+/** A followed turn as the SSE response of the UI message stream protocol, with X-Chat-Id. */
+export function turnResponse(deps: Pick<Deps, "env" | "log">, turn: { chatId: string; feed: TurnFeed }): Response {
+  return new Response(turnEventStream(deps, turn.feed), {
+    headers: { ...UI_STREAM_HEADERS, "x-chat-id": turn.chatId },
+  });
+}
+
 /**
  * The turn as an SSE body: `id: <seq>` (for Last-Event-ID) and `data: <chunk JSON>` per event,
  * `: keep-alive` comments while nothing happens, `data: [DONE]` at the end. Disconnecting stops
  * the relay, not the turn.
  */
-export function turnEventStream(
-  deps: StreamDeps,
-  turnId: string,
-  options: { afterSeq: number; start?: () => Promise<void> },
-): ReadableStream<Uint8Array> {
+function turnEventStream(deps: Pick<Deps, "env" | "log">, feed: TurnFeed): ReadableStream<Uint8Array> {
   const aborter = new AbortController();
   let keepAlive: ReturnType<typeof setInterval> | undefined;
   let close: () => void = () => {};
@@ -51,8 +55,8 @@ export function turnEventStream(
       open = true;
       activeStreams.inc();
       // Events that arrive together (a worker sends a burst of chunks as one pipeline, and Redis
-      // delivers them in one read) go out as one write: a write per chunk, for hundreds of streams
-      // at once, held the later chunks of each burst back.
+      // delivers them in one read) go out as one write: a write per chunk holds the later chunks
+      // of each burst back when many streams are open.
       let pending = "";
       const flush = () => {
         const text = pending;
@@ -73,17 +77,14 @@ export function turnEventStream(
       };
       relaying.add(close);
       // Bun sends the response headers with the first body bytes: without this comment, a client
-      // re-attaching to a turn that is waiting on a tool got no headers until the first keep-alive.
+      // re-attaching to a turn that is waiting on a tool gets no headers until the first keep-alive.
       write(": open\n\n");
-      void followTurn(deps, turnId, {
-        ...options,
-        signal: aborter.signal,
-        onEvent: (event) => {
+      void feed
+        .follow((event) => {
           if ("chunk" in event) write(`id: ${event.seq}\ndata: ${JSON.stringify(event.chunk)}\n\n`);
-        },
-      })
+        }, aborter.signal)
         .catch((error) => {
-          deps.log.error("chat stream relay failed", { turnId, error });
+          deps.log.error("chat stream relay failed", { turnId: feed.turnId, error });
           write(
             `data: ${JSON.stringify({ type: "error", errorText: "The stream was interrupted; please retry." })}\n\n`,
           );

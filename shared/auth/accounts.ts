@@ -1,17 +1,17 @@
+import type { SystemCtx } from "../context/ctx";
 import { AppError } from "../core/errors";
 import { displayPrefix, generateApiKey, hashApiKey } from "../core/keys";
 import type { PlanId } from "../core/plans";
-import type { Redis } from "../core/redis";
-import type { Db, Sql } from "../db/sql";
+import type { Db } from "../db/sql";
 import * as repo from "./accountRepository";
 import { bumpAuthVersions } from "./apiKeys";
 
-/** What account management needs: the database, and Redis to tell API processes about changes. */
-export interface AccountDeps {
-  sql: Sql;
-  redis: Redis;
-  redisPrefix: string;
-}
+/**
+ * Account administration: the admin CLI, the demo seed and the dashboard's key verbs. It acts for
+ * no signed-in account; Redis (under `redisPrefix`) tells API processes about revocations and plan
+ * changes. A plain object of three fields, so a script needs no whole process context.
+ */
+export type AdminCtx = Pick<SystemCtx, "sql" | "redis"> & { redisPrefix: string };
 
 export interface IssuedKey {
   apiKey: string;
@@ -25,11 +25,11 @@ function requireUuid(id: string, what: string): void {
 }
 
 export async function createAccount(
-  deps: AccountDeps,
+  ctx: AdminCtx,
   input: { plan: PlanId; email?: string | null },
 ): Promise<{ accountId: string; plan: PlanId } & IssuedKey> {
   const email = input.email?.trim().toLowerCase() || null;
-  const created = deps.sql.begin(async (tx) => {
+  const created = ctx.sql.begin(async (tx) => {
     if (email && (await repo.findAccountByEmail(tx, email))) {
       throw new AppError("CONFLICT", `An account with email ${email} already exists.`);
     }
@@ -45,37 +45,40 @@ export async function createAccount(
 }
 
 /** Issues a new key for an account. The full key is returned once and never stored. */
-export async function createKey(deps: AccountDeps, accountId: string): Promise<IssuedKey> {
+export async function createKey(ctx: AdminCtx, accountId: string): Promise<IssuedKey> {
   requireUuid(accountId, "account");
-  if (!(await repo.findAccountById(deps.sql, accountId)))
+  if (!(await repo.findAccountById(ctx.sql, accountId)))
     throw new AppError("NOT_FOUND", `Unknown account: ${accountId}`);
-  return issueKey(deps.sql, accountId);
+  return issueKey(ctx.sql, accountId);
 }
 
 /**
  * Revokes a key. Idempotent: revoking again re-announces it, so a run whose announcement failed
  * (Redis down after the commit) can simply be repeated.
  */
-export async function revokeKey(deps: AccountDeps, keyId: string): Promise<{ keyId: string; revoked: true }> {
+export async function revokeKey(ctx: AdminCtx, keyId: string): Promise<{ keyId: string; revoked: true }> {
   requireUuid(keyId, "key");
-  const revoked = await repo.revokeApiKey(deps.sql, keyId);
+  const revoked = await repo.revokeApiKey(ctx.sql, keyId);
   if (!revoked) throw new AppError("NOT_FOUND", `Unknown key: ${keyId}`);
-  await bumpAuthVersions(deps.redis, deps.redisPrefix, [revoked.keyHash]);
+  await bumpAuthVersions(ctx.redis, ctx.redisPrefix, [revoked.keyHash]);
   return { keyId, revoked: true };
 }
 
-export async function setPlan(deps: AccountDeps, accountId: string, plan: PlanId) {
+/** Moves an account to another plan; its keys' cached plan is dropped in every API process. */
+export async function setPlan(ctx: AdminCtx, input: { accountId: string; plan: PlanId }) {
+  const { accountId, plan } = input;
   requireUuid(accountId, "account");
-  if (!(await repo.updateAccountPlan(deps.sql, accountId, plan))) {
+  if (!(await repo.updateAccountPlan(ctx.sql, accountId, plan))) {
     throw new AppError("NOT_FOUND", `Unknown account: ${accountId}`);
   }
-  await bumpAuthVersions(deps.redis, deps.redisPrefix, await repo.listKeyHashesByAccount(deps.sql, accountId));
+  await bumpAuthVersions(ctx.redis, ctx.redisPrefix, await repo.listKeyHashesByAccount(ctx.sql, accountId));
   return { accountId, plan };
 }
 
-export async function listKeys(deps: AccountDeps, accountId: string) {
+/** The account's keys, revoked ones included (prefixes and times, never a key). */
+export async function listKeys(ctx: AdminCtx, accountId: string) {
   requireUuid(accountId, "account");
-  return repo.listApiKeysByAccount(deps.sql, accountId);
+  return repo.listApiKeysByAccount(ctx.sql, accountId);
 }
 
 async function issueKey(sql: Db, accountId: string): Promise<IssuedKey> {

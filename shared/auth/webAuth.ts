@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
+import type { SystemCtx } from "../context/ctx";
 import { AppError } from "../core/errors";
-import type { PlanId } from "../core/plans";
 import type { Redis } from "../core/redis";
 import { fromPostgres, unavailable } from "../core/unavailable";
-import type { Sql } from "../db/sql";
 import { insertAccount } from "./accountRepository";
+import { PASSWORD_MAX, PASSWORD_MIN, type SignInInput, type SignUpInput, type WebAccount } from "./schemas";
 import * as repo from "./sessionRepository";
-import { createSession, type IssuedSession, type SessionDeps } from "./webSessions";
+import { createSession, type IssuedSession } from "./webSessions";
 
 /**
  * Website sign-up and sign-in with email and password. Passwords are hashed with Bun's built-in
@@ -15,28 +15,16 @@ import { createSession, type IssuedSession, type SessionDeps } from "./webSessio
  * counted per email and client address in Redis; past the limit, sign-in for that pair is 429
  * until the window ends, even with the right password.
  */
-export interface WebAuthDeps extends SessionDeps {
-  sql: Sql;
-  redis: Redis;
-  redisPrefix: string;
-}
+export type WebAuthCtx = Pick<SystemCtx, "sql" | "redis" | "env">;
 
-export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 256;
 export const SIGNIN_MAX_FAILURES = 5;
 export const SIGNIN_WINDOW_SECONDS = 900;
-
-export interface WebAccount {
-  id: string;
-  email: string;
-  plan: PlanId;
-}
 
 const WRONG_CREDENTIALS = "The email or password is not correct.";
 
 /**
- * At most this many password hashes run at once per process (each argon2id run takes ~64 MiB and
- * ~100-200 ms of a core here); more wait their turn, and past `HASH_QUEUE` waiting, sign-in and
+ * At most this many password hashes run at once per process (each argon2id run holds its memory
+ * cost and a core until done); more wait their turn, and past `HASH_QUEUE` waiting, sign-in and
  * sign-up answer 503 with Retry-After instead of letting a burst exhaust memory.
  */
 export const HASH_CONCURRENCY = 4;
@@ -94,13 +82,13 @@ function hashPassword(password: string): Promise<string> {
 
 /** Creates a free-plan account with a password (no API key: the dashboard makes those) and signs it in. */
 export async function signUp(
-  deps: WebAuthDeps,
-  input: { email: string; password: string },
+  ctx: WebAuthCtx,
+  input: SignUpInput,
 ): Promise<{ account: WebAccount; session: IssuedSession }> {
   const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password);
   const taken = () => new AppError("CONFLICT", "An account with this email already exists; sign in instead.");
-  const account = await deps.sql
+  const account = await ctx.sql
     .begin(async (tx) => {
       if (await repo.findWebAccountByEmail(tx, email)) throw taken();
       const row = await insertAccount(tx, { id: Bun.randomUUIDv7(), email, plan: "free" });
@@ -112,25 +100,25 @@ export async function signUp(
       if (error.code === "23505") throw taken();
       return unavailable("PostgreSQL")(error);
     });
-  return { account: account as WebAccount, session: await createSession(deps, account.id) };
+  return { account: account as WebAccount, session: await createSession(ctx, account.id) };
 }
 
 export async function signIn(
-  deps: WebAuthDeps,
-  input: { email: string; password: string; client: string },
+  ctx: WebAuthCtx,
+  input: SignInInput & { client: string },
 ): Promise<{ account: WebAccount; session: IssuedSession }> {
   const email = normalizeEmail(input.email);
   const pair = createHash("sha256").update(`${email}\n${input.client}`).digest("hex");
-  const throttleKey = `${deps.redisPrefix}:signin:${pair}`;
+  const throttleKey = `${ctx.env.REDIS_PREFIX}:signin:${pair}`;
   // The attempt counts as a failure until the password proves right, so parallel guesses cannot
   // all slip past the limit before any of them is recorded.
-  await countAttempt(deps.redis, throttleKey);
-  const row = await fromPostgres(repo.findWebAccountByEmail(deps.sql, email));
+  await countAttempt(ctx.redis, throttleKey);
+  const row = await fromPostgres(repo.findWebAccountByEmail(ctx.sql, email));
   const hash = row?.passwordHash ?? (await dummy());
   const ok = await hashing.run(() => Bun.password.verify(input.password, hash));
   if (!row?.passwordHash || !ok) throw new AppError("UNAUTHORIZED", WRONG_CREDENTIALS);
-  await deps.redis.del(throttleKey).catch(unavailable("Redis"));
-  const session = await createSession(deps, row.id);
+  await ctx.redis.del(throttleKey).catch(unavailable("Redis"));
+  const session = await createSession(ctx, row.id);
   return { account: { id: row.id, email: row.email, plan: row.plan }, session };
 }
 
@@ -154,10 +142,10 @@ async function countAttempt(redis: Redis, key: string): Promise<void> {
  * Sets (or replaces) an account's website password and ends its sessions, so a reset locks out
  * whoever knew the old one. The demo seed and the admin CLI use it.
  */
-export async function setPassword(deps: Pick<WebAuthDeps, "sql">, accountId: string, password: string) {
+export async function setPassword(ctx: Pick<WebAuthCtx, "sql">, accountId: string, password: string) {
   const passwordHash = await hashPassword(password);
   await fromPostgres(
-    deps.sql.begin(async (tx) => {
+    ctx.sql.begin(async (tx) => {
       await repo.upsertPassword(tx, accountId, passwordHash);
       await repo.deleteSessionsByAccount(tx, accountId);
     }),
@@ -169,6 +157,6 @@ export function generatePassword(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64url");
 }
 
-export function accountHasPassword(deps: Pick<WebAuthDeps, "sql">, accountId: string): Promise<boolean> {
-  return fromPostgres(repo.hasPassword(deps.sql, accountId));
+export function accountHasPassword(ctx: Pick<WebAuthCtx, "sql">, accountId: string): Promise<boolean> {
+  return fromPostgres(repo.hasPassword(ctx.sql, accountId));
 }

@@ -1,8 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import { ChatRequestSchema, FinishReasonSchema, UsageSchema } from "../conversations/schemas";
 import { defineTool } from "../tools/types";
-import { prepareTurn } from "./turn/prepare";
-import { runTurnToEnd } from "./turn/runToEnd";
+import { startTurn } from "./turn/start";
 
 const ChatId = T.String({
   minLength: 1,
@@ -41,8 +40,8 @@ export const healthChatTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   feature: "health",
   run: async (ctx, input) => {
-    const prepared = await prepareTurn(ctx, ctx, input);
-    const { message, ...reply } = await runTurnToEnd(ctx, prepared);
+    const turn = await startTurn(ctx, input);
+    const { message, ...reply } = await turn.reply();
     return { ...reply, message_id: message.id };
   },
   render: (r) => `${r.text}\n\n(chat_id ${r.chat_id}, model ${r.model})`,

@@ -1,28 +1,24 @@
-import type { Meilisearch } from "../../search-index/client";
+import type { SystemCtx } from "../context/ctx";
 import { AppError } from "../core/errors";
 import { unavailable } from "../core/unavailable";
-import type { Sql } from "../db/sql";
 import { foldName, isExactSynonym, normalizeMondoId } from "../records/conditionTerm";
 import type { LookupCache } from "./lookupCache";
 import { findConditionWithNeighbours, type TermRef } from "./repository";
 import type { ConditionDetail, ConditionInfo, ConditionLookup, ConditionSearch } from "./schemas";
 import { type ConditionHit, searchConditionCandidates, searchRelatedPapers } from "./search/query";
+import { conditionName, type NameInput, SEARCH_DEFAULT } from "./searchInput";
 import { mondoLinks, resolveXref } from "./xrefs";
 
-export interface ConditionsCtx {
-  sql: Sql;
-  meili: Meilisearch;
-  indexPrefix: string;
-  /** Optional per-process cache of lookups (see lookupCache.ts); without it every lookup searches. */
-  cache?: LookupCache<ConditionLookup>;
-}
+/**
+ * Condition verbs of the REST routes (api/routes/health/conditions.ts) and the MCP tools alike.
+ * Searches read the index prefix from the environment.
+ */
 
 /**
  * A ranked (non-exact) match resolves a lookup only when every query word matched a whole word of
  * the term's label or synonyms with at most this many typos in all. Ranking scores alone cannot
- * say this: on the 23,305 terms a one-typo match ("diabetis", 0.49) scores far below a prefix
- * match ("flu" → "flushing of ears…", 0.99) and below a dropped word ("asthma attack", 0.50).
- * Measurements in docs/conditions-readme-draft.md.
+ * say this: a one-typo match ("diabetis") scores far below a prefix match ("flu" → "flushing of
+ * ears…") and below a match that dropped a word ("asthma attack").
  */
 export const MAX_TYPOS = 1;
 /** Ranked candidates a lookup considers; the first acceptable one wins. */
@@ -46,20 +42,21 @@ export function isAcceptable(hit: ConditionHit): boolean {
 /**
  * Resolves a free-text condition name to one MONDO term, with related papers from our index.
  * Resolution: an exact (folded) label or exact-synonym match, else the best-ranked acceptable
- * typo-tolerant match (see MAX_TYPOS); anything else is NOT_FOUND.
+ * typo-tolerant match (see MAX_TYPOS); anything else is NOT_FOUND. With `conditionLookups` (the
+ * REST routes pass theirs) repeated names are answered from that cache.
  */
 export async function lookupCondition(
-  ctx: ConditionsCtx,
-  input: { q: string; papers?: number },
+  ctx: Pick<SystemCtx, "sql" | "meili" | "env"> & { conditionLookups?: LookupCache<ConditionLookup> },
+  input: NameInput & { papers?: number },
 ): Promise<ConditionLookup> {
-  const q = input.q.trim();
+  const q = conditionName(input);
   const papers = input.papers ?? PAPERS_DEFAULT;
   const key = `${papers}|${foldName(q)}`;
-  const cached = ctx.cache?.get(key);
+  const cached = ctx.conditionLookups?.get(key);
   if (cached === null) throw notFound(q);
   if (cached) return { ...cached, query: q };
   const found = await resolve(ctx, q, papers);
-  ctx.cache?.set(key, found ?? null);
+  ctx.conditionLookups?.set(key, found ?? null);
   if (!found) throw notFound(q);
   return found;
 }
@@ -68,8 +65,12 @@ function notFound(q: string): AppError {
   return new AppError("NOT_FOUND", `No condition matches "${q}" closely enough.`);
 }
 
-async function resolve(ctx: ConditionsCtx, q: string, limit: number): Promise<ConditionLookup | undefined> {
-  const candidates = await searchConditionCandidates(ctx.meili, ctx.indexPrefix, q, LOOKUP_CANDIDATES).catch(
+async function resolve(
+  ctx: Pick<SystemCtx, "sql" | "meili" | "env">,
+  q: string,
+  limit: number,
+): Promise<ConditionLookup | undefined> {
+  const candidates = await searchConditionCandidates(ctx.meili, ctx.env.MEILI_INDEX_PREFIX, q, LOOKUP_CANDIDATES).catch(
     unavailable("Meilisearch"),
   );
   const best = candidates.find(isAcceptable);
@@ -77,7 +78,7 @@ async function resolve(ctx: ConditionsCtx, q: string, limit: number): Promise<Co
   const names = distinctNames([best.label, ...best.exactSynonyms]).slice(0, PAPER_NAMES_MAX);
   const [term, papers] = await Promise.all([
     termInfo(ctx, best.id, false),
-    searchRelatedPapers(ctx.meili, ctx.indexPrefix, names, limit).catch(unavailable("Meilisearch")),
+    searchRelatedPapers(ctx.meili, ctx.env.MEILI_INDEX_PREFIX, names, limit).catch(unavailable("Meilisearch")),
   ]);
   return {
     query: q,
@@ -98,20 +99,21 @@ function distinctNames(names: string[]): string[] {
 }
 
 /** One term by MONDO id (`MONDO:0004979` or `MONDO_0004979`), with parents and children. */
-export async function getCondition(ctx: ConditionsCtx, mondoId: string): Promise<ConditionDetail> {
-  const id = normalizeMondoId(mondoId);
-  if (!id) throw new AppError("NOT_FOUND", `No condition with id ${mondoId}.`);
-  const { info, children } = await termInfo(ctx, id, true, mondoId);
+export async function getCondition(ctx: Pick<SystemCtx, "sql">, input: { mondoId: string }): Promise<ConditionDetail> {
+  const id = normalizeMondoId(input.mondoId);
+  if (!id) throw new AppError("NOT_FOUND", `No condition with id ${input.mondoId}.`);
+  const { info, children } = await termInfo(ctx, id, true, input.mondoId);
   return { ...info, children: children ?? [] };
 }
 
 /** Ranked candidates for a name: exact matches first (score 1), then typo-tolerant ones by score. */
 export async function searchConditions(
-  ctx: ConditionsCtx,
-  input: { q: string; limit: number },
+  ctx: Pick<SystemCtx, "meili" | "env">,
+  input: { q: string; limit?: number },
 ): Promise<ConditionSearch> {
-  const q = input.q.trim();
-  const hits = await searchConditionCandidates(ctx.meili, ctx.indexPrefix, q, input.limit).catch(
+  const q = conditionName({ q: input.q });
+  const limit = input.limit ?? SEARCH_DEFAULT;
+  const hits = await searchConditionCandidates(ctx.meili, ctx.env.MEILI_INDEX_PREFIX, q, limit).catch(
     unavailable("Meilisearch"),
   );
   return {
@@ -127,7 +129,7 @@ export async function searchConditions(
 }
 
 async function termInfo(
-  ctx: ConditionsCtx,
+  ctx: Pick<SystemCtx, "sql">,
   id: string,
   withChildren: boolean,
   asked = id,

@@ -32,6 +32,40 @@ export const ChatRequestSchema = T.Object(
 );
 export type ChatRequest = Static<typeof ChatRequestSchema>;
 
+export const UsageSchema = T.Object({
+  inputTokens: T.Union([T.Integer(), T.Null()]),
+  outputTokens: T.Union([T.Integer(), T.Null()]),
+  totalTokens: T.Union([T.Integer(), T.Null()]),
+});
+export type Usage = Static<typeof UsageSchema>;
+
+/**
+ * What a stored message records beside its parts: a user message its quotes and attachments, an
+ * assistant message how it was answered. Every field is optional and others are allowed, so rows
+ * written by earlier versions still read.
+ */
+export const MessageMetadataSchema = T.Object(
+  {
+    createdAt: T.Optional(T.String({ format: "date-time" })),
+    replyContexts: T.Optional(
+      T.Array(
+        T.Object({ text: T.String(), source_message_id: T.Optional(T.String()) }, { additionalProperties: true }),
+      ),
+    ),
+    attachmentIds: T.Optional(T.Array(T.String())),
+    model: T.Optional(T.String({ description: "The model that answered." })),
+    usage: T.Optional(UsageSchema),
+    finishReason: T.Optional(T.String()),
+    promptVersion: T.Optional(T.String()),
+    profileInPrompt: T.Optional(
+      T.Boolean({ description: "The instructions carried the profile: a shared copy withholds this reply." }),
+    ),
+    error: T.Optional(T.String({ description: "Why a turn failed outside the model." })),
+  },
+  { additionalProperties: true },
+);
+export type MessageMetadata = Static<typeof MessageMetadataSchema>;
+
 /** An AI SDK UI message: `parts` are text, tool-<name>, source-url, step-start, … parts. */
 export const UIMessageSchema = T.Object({
   id: T.String(),
@@ -41,16 +75,9 @@ export const UIMessageSchema = T.Object({
       T.Object({ type: T.String() }, { additionalProperties: true }),
     ),
   ),
-  metadata: T.Optional(T.Unknown()),
+  metadata: T.Optional(MessageMetadataSchema),
 });
 export type StoredUIMessage = Static<typeof UIMessageSchema>;
-
-export const UsageSchema = T.Object({
-  inputTokens: T.Union([T.Integer(), T.Null()]),
-  outputTokens: T.Union([T.Integer(), T.Null()]),
-  totalTokens: T.Union([T.Integer(), T.Null()]),
-});
-export type Usage = Static<typeof UsageSchema>;
 
 export const FinishReasonSchema = T.Union([
   T.Literal("stop"),

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Principal } from "../auth/apiKeys";
+import type { Ctx, SystemCtx } from "../context/ctx";
+import { publicUrl } from "../core/env";
 import { AppError } from "../core/errors";
 import { isUuid } from "../core/formats";
 import { fromPostgres as db, unavailable } from "../core/unavailable";
-import type { Sql } from "../db/sql";
 import {
   deleteChat,
   findChatById,
@@ -18,19 +18,13 @@ import {
 } from "./repository";
 import type { ChatPatch, ChatSummary, Conversation, StoredUIMessage } from "./schemas";
 
-type Caller = Pick<Principal, "accountId" | "plan">;
-interface ChatsCtx {
-  sql: Sql;
-}
-
-export async function getConversation(ctx: ChatsCtx, caller: Caller, id: string): Promise<Conversation> {
-  const chat = await ownedChat(ctx, caller, id);
+export async function getConversation(ctx: Ctx, chatId: string): Promise<Conversation> {
+  const chat = await ownedChat(ctx, chatId);
   return { ...chat, messages: await db(listMessages(ctx.sql, chat.id)) };
 }
 
 export async function listChats(
-  ctx: ChatsCtx,
-  caller: Caller,
+  ctx: Ctx,
   page: { surface: Surface; limit?: number; cursor?: string },
 ): Promise<{ chats: ChatSummary[]; next_cursor: string | null }> {
   const before = page.cursor ? Buffer.from(page.cursor, "base64url").toString() : null;
@@ -41,40 +35,41 @@ export async function listChats(
   }
   const limit = page.limit ?? 20;
   const rows = await db(
-    listChatsByAccount(ctx.sql, caller.accountId, { surface: page.surface, before, limit: limit + 1 }),
+    listChatsByAccount(ctx.sql, ctx.accountId, { surface: page.surface, before, limit: limit + 1 }),
   );
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);
   return { chats: shown, next_cursor: rows.length > limit && last ? Buffer.from(last.id).toString("base64url") : null };
 }
 
-export async function patchChat(ctx: ChatsCtx, caller: Caller, id: string, patch: ChatPatch): Promise<ChatSummary> {
-  await ownedChat(ctx, caller, id);
+export async function patchChat(ctx: Ctx, input: { chatId: string; patch: ChatPatch }): Promise<ChatSummary> {
+  const { chatId, patch } = input;
+  await ownedChat(ctx, chatId);
   await db(
-    updateChat(ctx.sql, caller.accountId, id, { ...patch, ...(patch.title ? { title: patch.title.trim() } : {}) }),
+    updateChat(ctx.sql, ctx.accountId, chatId, { ...patch, ...(patch.title ? { title: patch.title.trim() } : {}) }),
   );
-  return ownedChat(ctx, caller, id);
+  return ownedChat(ctx, chatId);
 }
 
-export async function removeChat(ctx: ChatsCtx, caller: Caller, id: string): Promise<{ deleted: true }> {
-  await ownedChat(ctx, caller, id);
-  await db(deleteChat(ctx.sql, caller.accountId, id));
+export async function removeChat(ctx: Ctx, chatId: string): Promise<{ deleted: true }> {
+  await ownedChat(ctx, chatId);
+  await db(deleteChat(ctx.sql, ctx.accountId, chatId));
   return { deleted: true };
 }
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest();
 
 /** A read-only link; the token is shown once and stored hashed. */
-export async function shareChat(ctx: ChatsCtx, caller: Caller, id: string, baseUrl: string) {
-  const chat = await ownedChat(ctx, caller, id);
+export async function shareChat(ctx: Ctx, chatId: string): Promise<{ token: string; url: string }> {
+  const chat = await ownedChat(ctx, chatId);
   const token = `shr_${randomBytes(24).toString("base64url")}`;
   await db(insertShare(ctx.sql, { id: Bun.randomUUIDv7(), chatId: chat.id, tokenHash: hashToken(token) }));
-  return { token, url: `${baseUrl}/api/v1/shared/${token}` };
+  return { token, url: `${publicUrl(ctx.env)}/api/v1/shared/${token}` };
 }
 
-export async function revokeChatShares(ctx: ChatsCtx, caller: Caller, id: string): Promise<{ revoked: number }> {
-  await ownedChat(ctx, caller, id);
-  return { revoked: await db(revokeShares(ctx.sql, caller.accountId, id)) };
+export async function revokeChatShares(ctx: Ctx, chatId: string): Promise<{ revoked: number }> {
+  await ownedChat(ctx, chatId);
+  return { revoked: await db(revokeShares(ctx.sql, ctx.accountId, chatId)) };
 }
 
 /** Tools whose outputs hold the person's own health data: a shared copy withholds them. */
@@ -88,7 +83,7 @@ const PERSONAL_TOOLS = new Set(["get_health_profile", "list_health_logs", "summa
  * dropped.
  */
 function withoutPersonalData(message: StoredUIMessage): StoredUIMessage {
-  const profileInPrompt = (message.metadata as { profileInPrompt?: unknown } | undefined)?.profileInPrompt === true;
+  const profileInPrompt = message.metadata?.profileInPrompt === true;
   const personal = profileInPrompt || message.parts.some((part) => PERSONAL_TOOLS.has(part.type.replace(/^tool-/, "")));
   const parts = personal
     ? [{ type: "text", text: "[Withheld: this reply used the person's health profile or logs.]" }]
@@ -97,7 +92,7 @@ function withoutPersonalData(message: StoredUIMessage): StoredUIMessage {
 }
 
 /** The conversation behind a share token (no key needed), without personal profile and log data. */
-export async function readSharedChat(ctx: ChatsCtx, token: string): Promise<Conversation> {
+export async function readSharedChat(ctx: SystemCtx, token: string): Promise<Conversation> {
   const chatId = /^shr_[A-Za-z0-9_-]{32}$/.test(token)
     ? await db(findSharedChatId(ctx.sql, hashToken(token)))
     : undefined;
@@ -108,10 +103,10 @@ export async function readSharedChat(ctx: ChatsCtx, token: string): Promise<Conv
 }
 
 /** The caller's chat with this id; another account's chat is 404, like a missing one. */
-export async function ownedChat(ctx: { sql: Sql }, caller: Caller, id: string) {
-  const chat = isUuid(id)
-    ? await findChatById(ctx.sql, caller.accountId, id).catch(unavailable("PostgreSQL"))
+export async function ownedChat(ctx: Ctx, chatId: string): Promise<ChatSummary> {
+  const chat = isUuid(chatId)
+    ? await findChatById(ctx.sql, ctx.accountId, chatId).catch(unavailable("PostgreSQL"))
     : undefined;
-  if (!chat) throw new AppError("NOT_FOUND", `No chat with id ${id}.`);
+  if (!chat) throw new AppError("NOT_FOUND", `No chat with id ${chatId}.`);
   return chat;
 }

@@ -1,44 +1,65 @@
 import { withoutKeys } from "./keys";
 
 /**
- * The one error class and the one status table. Services throw `AppError(kind, …)`; the API's
- * error handler turns it into `{"error": {code, message, requestId, details?}}` with the status
- * below, MCP tools turn it into an `isError` result. The field is `kind`, not `code`, because
+ * The one error class and the one table: each kind's HTTP status, and whether its message may be
+ * shown (`expose`). Services throw `AppError(kind, …)`; the API's error handler turns it into
+ * `{"error": {code, message, requestId, details?}}` with the status below, the tool adapters (MCP,
+ * chat) into a message the model reads. A message that may not be shown is replaced by a generic
+ * one, so internals never leak; the request id finds the cause in the logs. The field is `kind`, not `code`, because
  * Elysia reads an error's own `code` first and would treat ours as one of its own.
  */
 export const ERROR_KINDS = {
-  VALIDATION_FAILED: { status: 400, summary: "The request is malformed: see `details` for each field." },
-  INVALID_JSON: { status: 400, summary: "The body is not valid JSON." },
-  BAD_REQUEST: { status: 400, summary: "The request cannot be processed as sent." },
-  UNAUTHORIZED: { status: 401, summary: "The API key is missing, malformed, unknown or revoked." },
-  PLAN_REQUIRED: { status: 403, summary: "The account's plan does not include this feature." },
+  VALIDATION_FAILED: { status: 400, expose: true, summary: "The request is malformed: see `details` for each field." },
+  INVALID_JSON: { status: 400, expose: true, summary: "The body is not valid JSON." },
+  BAD_REQUEST: { status: 400, expose: true, summary: "The request cannot be processed as sent." },
+  UNAUTHORIZED: { status: 401, expose: true, summary: "The API key is missing, malformed, unknown or revoked." },
+  PLAN_REQUIRED: { status: 403, expose: true, summary: "The account's plan does not include this feature." },
   CONSENT_REQUIRED: {
     status: 403,
+    expose: true,
     summary: "Health data needs consent: save the profile with consentGiven: true first.",
   },
-  MODEL_NOT_AVAILABLE: { status: 403, summary: "The plan cannot use the requested model." },
+  MODEL_NOT_AVAILABLE: { status: 403, expose: true, summary: "The plan cannot use the requested model." },
   WRONG_CHAT_SURFACE: {
     status: 400,
+    expose: true,
     summary: "The chat belongs to another surface (e.g. a research chat sent to health chat).",
   },
   CSRF_FAILED: {
     status: 403,
+    expose: true,
     summary: "A website request without the session's x-csrf-token header, or a sign-in from another origin.",
   },
-  FORBIDDEN: { status: 403, summary: "The caller may not do this." },
-  NOT_FOUND: { status: 404, summary: "The resource does not exist or belongs to another account." },
-  ROUTE_NOT_FOUND: { status: 404, summary: "No endpoint has this method and path." },
-  METHOD_NOT_ALLOWED: { status: 405, summary: "The endpoint does not support this method." },
-  CONFLICT: { status: 409, summary: "The request conflicts with the resource's current state." },
-  CONTEXT_TOO_LARGE: { status: 413, summary: "History, message and attachments exceed the model's context window." },
-  PAYLOAD_TOO_LARGE: { status: 413, summary: "The body or a part of it is too large." },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, summary: "The Content-Type is not accepted here." },
-  RATE_LIMITED: { status: 429, summary: "The hourly request limit is used up; retry after `Retry-After` seconds." },
-  INTERNAL: { status: 500, summary: "An unexpected error; the request id identifies it in our logs." },
-  ASSISTANT_FAILED: { status: 502, summary: "The assistant (model provider or the turn) failed; retry." },
-  UPSTREAM_FAILED: { status: 502, summary: "An upstream service (model provider, reference source) failed." },
-  UNAVAILABLE: { status: 503, summary: "A dependency is unavailable; retry after `Retry-After` seconds." },
-} as const satisfies Record<string, { status: number; summary: string }>;
+  FORBIDDEN: { status: 403, expose: true, summary: "The caller may not do this." },
+  NOT_FOUND: { status: 404, expose: true, summary: "The resource does not exist or belongs to another account." },
+  ROUTE_NOT_FOUND: { status: 404, expose: true, summary: "No endpoint has this method and path." },
+  METHOD_NOT_ALLOWED: { status: 405, expose: true, summary: "The endpoint does not support this method." },
+  CONFLICT: { status: 409, expose: true, summary: "The request conflicts with the resource's current state." },
+  CONTEXT_TOO_LARGE: {
+    status: 413,
+    expose: true,
+    summary: "History, message and attachments exceed the model's context window.",
+  },
+  PAYLOAD_TOO_LARGE: { status: 413, expose: true, summary: "The body or a part of it is too large." },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, expose: true, summary: "The Content-Type is not accepted here." },
+  RATE_LIMITED: {
+    status: 429,
+    expose: true,
+    summary: "The hourly request limit is used up; retry after `Retry-After` seconds.",
+  },
+  INTERNAL: { status: 500, expose: false, summary: "An unexpected error; the request id identifies it in our logs." },
+  ASSISTANT_FAILED: { status: 502, expose: true, summary: "The assistant (model provider or the turn) failed; retry." },
+  UPSTREAM_FAILED: {
+    status: 502,
+    expose: true,
+    summary: "An upstream service (model provider, reference source) failed.",
+  },
+  UNAVAILABLE: {
+    status: 503,
+    expose: true,
+    summary: "A dependency is unavailable; retry after `Retry-After` seconds.",
+  },
+} as const satisfies Record<string, { status: number; expose: boolean; summary: string }>;
 
 export type ErrorKind = keyof typeof ERROR_KINDS;
 
@@ -90,12 +111,14 @@ export function clipErrorText(text: string, max = MAX_ERROR_TEXT): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** The documented body for an error. 5xx messages are generic so internals never leak. */
+/** Whether the error's own message may reach the caller (the table's `expose`). */
+export function isExposed(error: unknown): error is AppError {
+  return error instanceof AppError && ERROR_KINDS[error.kind].expose;
+}
+
+/** The documented body for an error; a message that may not be shown becomes the generic one. */
 export function errorBody(error: AppError, requestId: string): ErrorBody {
-  const message =
-    error.status >= 500 && !["UNAVAILABLE", "UPSTREAM_FAILED", "ASSISTANT_FAILED"].includes(error.kind)
-      ? ERROR_KINDS.INTERNAL.summary
-      : clipErrorText(error.message);
+  const message = isExposed(error) ? clipErrorText(error.message) : ERROR_KINDS.INTERNAL.summary;
   const body: ErrorBody = { error: { code: error.kind, message, requestId } };
   if (error.details && error.details.length > 0) {
     body.error.details = error.details.map((detail) => ({

@@ -1,6 +1,6 @@
 import { AppError, type ErrorDetail } from "../core/errors";
 import type { NewEntry } from "./logRepository";
-import type { EntryInput, TrackerStatus } from "./schemas";
+import type { EntryInput, LogStatus } from "./schemas";
 import { uniqueTrimmed } from "./text";
 
 /**
@@ -51,12 +51,12 @@ export function roundToTenth(value: number): number {
 }
 
 /** Which status moves a log allows; a move to the current status changes nothing. */
-export const STATUS_MOVES: Record<TrackerStatus, readonly TrackerStatus[]> = {
+export const STATUS_MOVES: Record<LogStatus, readonly LogStatus[]> = {
   active: ["resolved", "archived"],
   resolved: ["active", "archived"],
   archived: ["active"],
 };
 
-export function canMove(from: TrackerStatus, to: TrackerStatus): boolean {
+export function canMove(from: LogStatus, to: LogStatus): boolean {
   return from === to || STATUS_MOVES[from].includes(to);
 }

@@ -1,21 +1,30 @@
+import type { Ctx } from "../context/ctx";
 import { entriesToCsv } from "./csv";
-import { readTrackerForExport } from "./logs";
-import type { HealthCtx } from "./profile";
-import { summarizeEntries, type TrackerSummary } from "./summary";
+import { readLogForExport } from "./logs";
+import { type HealthLogSummary, summarizeEntries } from "./summary";
 
 export type ExportFormat = "csv" | "json";
 
-/** Every stored entry of a log, oldest first, for a doctor or a spreadsheet. Needs consent. */
-export async function exportTracker(ctx: HealthCtx, id: string, format: ExportFormat) {
-  const { tracker, entries } = await readTrackerForExport(ctx, id);
-  const filename = `health-log-${tracker.id}.${format}`;
-  if (format === "csv") return { filename, contentType: "text/csv; charset=utf-8", body: entriesToCsv(entries) };
-  const body = JSON.stringify({ exportedAt: new Date().toISOString(), tracker, entries });
+/**
+ * Every stored entry of a log, oldest first, for a doctor or a spreadsheet. Needs consent. The JSON
+ * document names the log `tracker`, as the spec does.
+ */
+export async function exportLog(
+  ctx: Pick<Ctx, "sql" | "accountId">,
+  input: { id: string; format: ExportFormat },
+): Promise<{ filename: string; contentType: string; body: string }> {
+  const { log, entries } = await readLogForExport(ctx, { id: input.id });
+  const filename = `health-log-${log.id}.${input.format}`;
+  if (input.format === "csv") return { filename, contentType: "text/csv; charset=utf-8", body: entriesToCsv(entries) };
+  const body = JSON.stringify({ exportedAt: new Date().toISOString(), tracker: log, entries });
   return { filename, contentType: "application/json; charset=utf-8", body };
 }
 
 /** Counts, ranges and a per-day series of one log; descriptive only. Needs consent. */
-export async function summarizeTracker(ctx: HealthCtx, id: string, unit: "C" | "F"): Promise<TrackerSummary> {
-  const { tracker, entries } = await readTrackerForExport(ctx, id);
-  return summarizeEntries(tracker.id, entries, unit);
+export async function summarizeLog(
+  ctx: Pick<Ctx, "sql" | "accountId">,
+  input: { id: string; unit: "C" | "F" },
+): Promise<HealthLogSummary> {
+  const { log, entries } = await readLogForExport(ctx, { id: input.id });
+  return summarizeEntries(log.id, entries, input.unit);
 }

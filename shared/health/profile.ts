@@ -1,21 +1,8 @@
-import { AppError } from "../core/errors";
-import { unavailable } from "../core/unavailable";
-import type { Db, Sql } from "../db/sql";
-import {
-  deleteHealthData,
-  findProfileByAccount,
-  lockConsent,
-  type ProfileRow,
-  upsertProfile,
-} from "./profileRepository";
+import type { Ctx } from "../context/ctx";
+import { fromPostgres as db } from "../core/unavailable";
+import { deleteHealthData, findProfileByAccount, type ProfileRow, upsertProfile } from "./profileRepository";
 import type { Profile, ProfileDeletion, ProfileInput } from "./schemas";
 import { uniqueTrimmed } from "./text";
-
-/** What the health verbs run with: the database and the calling account (REST, MCP and chat alike). */
-export interface HealthCtx {
-  sql: Sql;
-  accountId: string;
-}
 
 /** An account without a profile has not consented: it reads as empty lists and no timestamps. */
 const NO_PROFILE: Profile = {
@@ -37,39 +24,24 @@ function toProfile(row: ProfileRow | undefined): Profile {
   };
 }
 
-export async function getProfile(ctx: HealthCtx): Promise<Profile> {
-  return toProfile(await findProfileByAccount(ctx.sql, ctx.accountId).catch(unavailable("PostgreSQL")));
+export async function getProfile(ctx: Pick<Ctx, "sql" | "accountId">): Promise<Profile> {
+  return toProfile(await db(findProfileByAccount(ctx.sql, ctx.accountId)));
 }
 
 /** Saves (replaces) the profile; saving is giving consent. Omitted lists are saved empty. */
-export async function saveProfile(ctx: HealthCtx, input: ProfileInput): Promise<Profile> {
-  const row = await upsertProfile(ctx.sql, {
-    accountId: ctx.accountId,
-    conditions: uniqueTrimmed(input.conditions),
-    medications: uniqueTrimmed(input.medications),
-  }).catch(unavailable("PostgreSQL"));
+export async function saveProfile(ctx: Pick<Ctx, "sql" | "accountId">, input: ProfileInput): Promise<Profile> {
+  const row = await db(
+    upsertProfile(ctx.sql, {
+      accountId: ctx.accountId,
+      conditions: uniqueTrimmed(input.conditions),
+      medications: uniqueTrimmed(input.medications),
+    }),
+  );
   return toProfile(row);
 }
 
 /** Removes the profile, every log with its entries and the lab panels, in one transaction. */
-export async function deleteProfile(ctx: HealthCtx): Promise<ProfileDeletion> {
-  const counts = await ctx.sql.begin((tx) => deleteHealthData(tx, ctx.accountId)).catch(unavailable("PostgreSQL"));
+export async function deleteProfile(ctx: Pick<Ctx, "sql" | "accountId">): Promise<ProfileDeletion> {
+  const counts = await db(ctx.sql.begin((tx) => deleteHealthData(tx, ctx.accountId)));
   return { deleted: true, ...counts };
-}
-
-export async function hasConsent(ctx: HealthCtx): Promise<boolean> {
-  return (await getProfile(ctx)).consentGiven;
-}
-
-/**
- * Inside a write transaction: refuses without consent and holds the consent row until commit, so
- * a concurrent profile deletion cannot leave data behind that was written after it.
- */
-export async function requireConsent(tx: Db, accountId: string): Promise<void> {
-  if (!(await lockConsent(tx, accountId))) {
-    throw new AppError(
-      "CONSENT_REQUIRED",
-      "Health logs need consent: save the profile with consentGiven: true (POST /api/v1/health/profile) first.",
-    );
-  }
 }

@@ -45,7 +45,7 @@ export async function deleteHealthData(
 ): Promise<{ trackersDeleted: number; labPanelsDeleted: number }> {
   // The profile goes first: its row lock makes writers that checked consent finish before we go on.
   await tx`delete from health_profiles where account_id = ${accountId}`;
-  const trackers = await tx`delete from trackers where account_id = ${accountId}`;
+  const logs = await tx`delete from trackers where account_id = ${accountId}`;
   const panels = await tx`delete from lab_panels where account_id = ${accountId}`;
-  return { trackersDeleted: trackers.count, labPanelsDeleted: panels.count };
+  return { trackersDeleted: logs.count, labPanelsDeleted: panels.count };
 }

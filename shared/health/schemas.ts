@@ -5,9 +5,10 @@ export const LogKindSchema = T.Union([T.Literal("acute"), T.Literal("pregnancy")
 export type LogKind = Static<typeof LogKindSchema>;
 
 /**
- * Shapes of the health profile, logs (trackers) and entries: request bodies validated by the API
- * (and later the MCP tools) and the responses they return. Strings are validated as sent (length,
- * at least one non-space character) and stored trimmed.
+ * Shapes of the health profile, health logs and their entries: the request bodies the API and the
+ * tools validate and the responses they return. Strings are validated as sent (length, at least one
+ * non-space character) and stored trimmed. JSON field names (`trackers`, `trackersDeleted`) follow
+ * the REST spec.
  */
 const NONBLANK = "\\S";
 const Timestamp = T.String({ format: "date-time" });
@@ -46,8 +47,8 @@ export const ProfileDeletionSchema = T.Object({
 });
 export type ProfileDeletion = Static<typeof ProfileDeletionSchema>;
 
-export const TrackerStatusSchema = T.Union([T.Literal("active"), T.Literal("resolved"), T.Literal("archived")]);
-export type TrackerStatus = Static<typeof TrackerStatusSchema>;
+export const LogStatusSchema = T.Union([T.Literal("active"), T.Literal("resolved"), T.Literal("archived")]);
+export type LogStatus = Static<typeof LogStatusSchema>;
 
 export const ENTRY_LIMITS = { symptoms: 16, symptomLength: 60, note: 1200, entriesKept: 180 } as const;
 const TemperatureUnitSchema = T.Union([T.Literal("C"), T.Literal("F")]);
@@ -91,29 +92,29 @@ export const EntrySchema = T.Object({
 });
 export type Entry = Static<typeof EntrySchema>;
 
-export const TrackerInputSchema = T.Object(
+export const HealthLogInputSchema = T.Object(
   {
     title: T.String({ minLength: 1, maxLength: 80, pattern: NONBLANK, description: "1–80 characters; trimmed." }),
     kind: LogKindSchema,
   },
   { additionalProperties: false },
 );
-export type TrackerInput = Static<typeof TrackerInputSchema>;
+export type HealthLogInput = Static<typeof HealthLogInputSchema>;
 
-export const TrackerPatchSchema = T.Object(
+export const HealthLogPatchSchema = T.Object(
   {
-    title: T.Optional(TrackerInputSchema.properties.title),
-    status: T.Optional(TrackerStatusSchema),
+    title: T.Optional(HealthLogInputSchema.properties.title),
+    status: T.Optional(LogStatusSchema),
   },
   { additionalProperties: false, minProperties: 1 },
 );
-export type TrackerPatch = Static<typeof TrackerPatchSchema>;
+export type HealthLogPatch = Static<typeof HealthLogPatchSchema>;
 
-export const TrackerSchema = T.Object({
+export const HealthLogSchema = T.Object({
   id: T.String({ format: "uuid" }),
   title: T.String(),
   kind: LogKindSchema,
-  status: TrackerStatusSchema,
+  status: LogStatusSchema,
   startedAt: Timestamp,
   resolvedAt: T.Union([Timestamp, T.Null()], { description: "Set when the log moves to resolved." }),
   createdAt: Timestamp,
@@ -121,15 +122,15 @@ export const TrackerSchema = T.Object({
   entryCount: T.Integer({ description: "Entries stored (at most 180)." }),
   entries: T.Array(EntrySchema, { description: "Newest first." }),
 });
-export type Tracker = Static<typeof TrackerSchema>;
+export type HealthLog = Static<typeof HealthLogSchema>;
 
-export const TRACKER_PAGE = { defaultLimit: 20, maxLimit: 100, entriesInList: 5 } as const;
+export const LOG_PAGE = { defaultLimit: 20, maxLimit: 100, entriesInList: 5 } as const;
 
-export const TrackerListSchema = T.Object({
+export const HealthLogListSchema = T.Object({
   consentGiven: T.Boolean(),
-  trackers: T.Array(TrackerSchema, { description: "Newest log first; each with at most its 5 newest entries." }),
+  trackers: T.Array(HealthLogSchema, { description: "Newest log first; each with at most its 5 newest entries." }),
   next_cursor: T.Union([T.String(), T.Null()], {
     description: "Pass as `cursor` for the next page; null on the last.",
   }),
 });
-export type TrackerList = Static<typeof TrackerListSchema>;
+export type HealthLogList = Static<typeof HealthLogListSchema>;

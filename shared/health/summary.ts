@@ -8,7 +8,7 @@ import type { ActivityImpact, Entry } from "./schemas";
 const Stat = T.Union([T.Number(), T.Null()]);
 const SeverityStats = T.Object({ count: T.Integer(), min: Stat, avg: Stat, max: Stat });
 
-export const TrackerSummarySchema = T.Object({
+export const HealthLogSummarySchema = T.Object({
   trackerId: T.String({ format: "uuid" }),
   entryCount: T.Integer(),
   firstRecordedAt: T.Union([T.String({ format: "date-time" }), T.Null()]),
@@ -46,7 +46,7 @@ export const TrackerSummarySchema = T.Object({
     { description: "One item per UTC day with entries, oldest first." },
   ),
 });
-export type TrackerSummary = Static<typeof TrackerSummarySchema>;
+export type HealthLogSummary = Static<typeof HealthLogSummarySchema>;
 
 type Unit = "C" | "F";
 const IMPACT_RANK: Record<ActivityImpact, number> = { normal: 0, limited: 1, unable: 2 };
@@ -82,53 +82,73 @@ function slope(points: { x: number; y: number }[]): number | null {
   return round2(cov / varX);
 }
 
-/** `entries` in any order; the summary sorts them by `recordedAt`. */
-export function summarizeEntries(trackerId: string, entries: readonly Entry[], unit: Unit): TrackerSummary {
+/** `entries` in any order; the summary sorts them by `recordedAt`. `trackerId` is the spec's field name. */
+export function summarizeEntries(logId: string, entries: readonly Entry[], unit: Unit): HealthLogSummary {
   const sorted = [...entries].sort((a, b) => a.recordedAt.localeCompare(b.recordedAt));
   const severities = sorted.flatMap((e) => (e.severity === null ? [] : [e.severity]));
   const temperatures = temperaturesIn(sorted, unit);
-  const symptoms = new Map<string, { symptom: string; count: number; lastRecordedAt: string }>();
-  const impacts = { normal: 0, limited: 0, unable: 0 };
-  const byDay = new Map<string, Entry[]>();
-  for (const entry of sorted) {
-    for (const symptom of entry.symptoms) {
-      const key = symptom.toLowerCase();
-      const seen = symptoms.get(key) ?? { symptom, count: 0, lastRecordedAt: entry.recordedAt };
-      symptoms.set(key, { ...seen, count: seen.count + 1, lastRecordedAt: entry.recordedAt });
-    }
-    if (entry.activityImpact) impacts[entry.activityImpact] += 1;
-    const day = entry.recordedAt.slice(0, 10);
-    byDay.set(day, [...(byDay.get(day) ?? []), entry]);
-  }
-  const days = [...byDay].map(([date, dayEntries]) => summarizeDay(date, dayEntries, unit));
-  const firstDay = days[0] ? Date.parse(days[0].date) : 0;
-  const trend = slope(
-    days.flatMap((day) =>
-      day.severity.avg === null ? [] : [{ x: (Date.parse(day.date) - firstDay) / 86_400_000, y: day.severity.avg }],
-    ),
-  );
+  const days = [...groupByDay(sorted)].map(([date, dayEntries]) => summarizeDay(date, dayEntries, unit));
   return {
-    trackerId,
+    trackerId: logId,
     entryCount: sorted.length,
     firstRecordedAt: sorted[0]?.recordedAt ?? null,
     lastRecordedAt: sorted.at(-1)?.recordedAt ?? null,
-    severity: { ...stats(severities), trendPerDay: trend },
+    severity: { ...stats(severities), trendPerDay: severityTrend(days) },
     temperature: {
       unit,
       count: temperatures.length,
       min: temperatures.length ? Math.min(...temperatures) : null,
       max: temperatures.length ? Math.max(...temperatures) : null,
     },
-    symptoms: [...symptoms.values()].sort((a, b) => b.count - a.count || a.symptom.localeCompare(b.symptom)),
+    symptoms: countSymptoms(sorted),
     activityImpact: {
-      ...impacts,
+      ...countImpacts(sorted),
       daysWithImpact: days.filter((day) => day.activityImpact === "limited" || day.activityImpact === "unable").length,
     },
     days,
   };
 }
 
-function summarizeDay(date: string, entries: Entry[], unit: Unit): TrackerSummary["days"][number] {
+/** Entries (sorted) by UTC day, in the order the days first appear. */
+function groupByDay(sorted: readonly Entry[]): Map<string, Entry[]> {
+  const byDay = new Map<string, Entry[]>();
+  for (const entry of sorted) {
+    const day = entry.recordedAt.slice(0, 10);
+    byDay.set(day, [...(byDay.get(day) ?? []), entry]);
+  }
+  return byDay;
+}
+
+/** Spellings merged ignoring case (the first kept), most frequent first. */
+function countSymptoms(sorted: readonly Entry[]): HealthLogSummary["symptoms"] {
+  const symptoms = new Map<string, { symptom: string; count: number; lastRecordedAt: string }>();
+  for (const entry of sorted) {
+    for (const symptom of entry.symptoms) {
+      const key = symptom.toLowerCase();
+      const seen = symptoms.get(key) ?? { symptom, count: 0, lastRecordedAt: entry.recordedAt };
+      symptoms.set(key, { ...seen, count: seen.count + 1, lastRecordedAt: entry.recordedAt });
+    }
+  }
+  return [...symptoms.values()].sort((a, b) => b.count - a.count || a.symptom.localeCompare(b.symptom));
+}
+
+function countImpacts(entries: readonly Entry[]): Record<ActivityImpact, number> {
+  const impacts = { normal: 0, limited: 0, unable: 0 };
+  for (const entry of entries) if (entry.activityImpact) impacts[entry.activityImpact] += 1;
+  return impacts;
+}
+
+/** Slope of the daily average severity over days since the first day with entries. */
+function severityTrend(days: HealthLogSummary["days"]): number | null {
+  const firstDay = days[0] ? Date.parse(days[0].date) : 0;
+  return slope(
+    days.flatMap((day) =>
+      day.severity.avg === null ? [] : [{ x: (Date.parse(day.date) - firstDay) / 86_400_000, y: day.severity.avg }],
+    ),
+  );
+}
+
+function summarizeDay(date: string, entries: Entry[], unit: Unit): HealthLogSummary["days"][number] {
   const temperatures = temperaturesIn(entries, unit);
   let worst: ActivityImpact | null = null;
   for (const entry of entries) {

@@ -1,4 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import type { Ctx } from "../context/ctx";
 import acute from "../data/symptoms/acute.json";
 import custom from "../data/symptoms/custom.json";
 import pregnancy from "../data/symptoms/pregnancy.json";
@@ -20,6 +21,7 @@ const LISTS: Record<LogKind, SymptomOptions> = Object.fromEntries(
   [acute, pregnancy, custom].map((list) => [list.kind, { kind: list.kind, symptoms: list.symptoms }]),
 ) as Record<LogKind, SymptomOptions>;
 
-export function listSymptomOptions(kind: LogKind): SymptomOptions {
-  return LISTS[kind];
+/** The same for every caller: it takes the verb context only to share the verbs' shape. */
+export function listSymptomOptions(_ctx: Pick<Ctx, never>, input: { kind: LogKind }): SymptomOptions {
+  return LISTS[input.kind];
 }

@@ -1,9 +1,8 @@
 import type { Task } from "meilisearch";
-import type { Meilisearch } from "../../search-index/client";
 import { indexUid } from "../../search-index/indexes";
 import { deleteConditions, upsertConditions } from "../conditions/repository";
 import { conditionKey, toConditionDocument } from "../conditions/search/document";
-import type { Sql } from "../db/sql";
+import type { SystemCtx } from "../context/ctx";
 import type { ConditionTerm } from "../records/conditionTerm";
 
 /**
@@ -12,14 +11,14 @@ import type { ConditionTerm } from "../records/conditionTerm";
  * keyed by MONDO id, so a retried or repeated batch leaves exactly one copy of each term.
  */
 export async function indexConditions(
-  deps: { sql: Sql; meili: Meilisearch; indexPrefix: string },
+  ctx: Pick<SystemCtx, "sql" | "meili" | "env">,
   batch: { terms: ConditionTerm[]; obsolete: string[] },
 ): Promise<{ terms: number; obsolete: number }> {
-  await deps.sql.begin(async (tx) => {
+  await ctx.sql.begin(async (tx) => {
     await upsertConditions(tx, batch.terms);
     await deleteConditions(tx, batch.obsolete);
   });
-  const index = deps.meili.index(indexUid(deps.indexPrefix, "conditions"));
+  const index = ctx.meili.index(indexUid(ctx.env.MEILI_INDEX_PREFIX, "conditions"));
   const wait = { timeout: 120_000, interval: 50 };
   if (batch.terms.length > 0) {
     succeeded(await index.addDocuments(batch.terms.map(toConditionDocument), { primaryKey: "pk" }).waitTask(wait));

@@ -3,7 +3,7 @@ import { handBack, type KeyCall, LEASE_MS, nextSlotId, type RateDecision, type R
 
 /**
  * Rate-limit slots an API process holds for one key, so most requests of a busy key need no Redis
- * round trip (see rateLimit.ts for why this stays exact). A lease is used until it runs out or
+ * round trip (see limiter.ts for why this stays exact). A lease is used until it runs out or
  * its lifetime ends; when a quarter is left, the next one is fetched in the background, so requests
  * rarely wait. Unused slots are handed back to Redis.
  */
@@ -130,7 +130,7 @@ export function createSlotLeases(consume: RateLimiter, redis: Redis) {
 
   /**
    * Takes one slot for this request: from a lease when possible, else from Redis (leasing more).
-   * `recalled`: asked again after the account's leases were recalled (see leaseRecalls.ts).
+   * `recalled`: asked again after the account's leases were recalled (see recalls.ts).
    */
   async function take(slots: KeySlots, call: KeyCall, recalled = false): Promise<RateDecision> {
     for (;;) {

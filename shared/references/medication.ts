@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import type { Deps } from "../context/deps";
+import type { SystemCtx } from "../context/ctx";
 import { AppError } from "../core/errors";
 import { unavailable } from "../core/unavailable";
 import { JOBS, type JobName, type JobPayload } from "../jobs/catalog";
@@ -9,9 +9,6 @@ import { findCachedReference, type ReferenceSource } from "./cacheRepository";
 import { isFresh } from "./config";
 import { notFoundLabel } from "./openfda";
 import { type FdaPart, MEDICATION_DISCLAIMER, type MedicationReference, type RxnormPart } from "./schemas";
-
-/** What reference lookups run with (REST, MCP and chat tools alike). */
-export type ReferenceCtx = Pick<Deps, "sql" | "queues" | "jobEvents" | "env">;
 
 const UPSTREAM_NAMES: Record<ReferenceSource, string> = { rxnav: "RxNav (RxNorm)", openfda: "openFDA" };
 
@@ -39,7 +36,7 @@ export function labelQueryFor(query: MedicationQuery, rxnorm: RxnormPart): Label
 const inFlight = new Map<string, Promise<{ value: unknown; fetchedAt: string }>>();
 
 async function runLookup<N extends JobName>(
-  ctx: ReferenceCtx,
+  ctx: Pick<SystemCtx, "sql" | "queues" | "jobEvents" | "env">,
   name: N,
   payload: JobPayload<N>,
   key: string,
@@ -65,7 +62,7 @@ type Part<T> = { value: T; cache: MedicationReference["cache"]["rxnorm"] };
 
 /** Cache first; then the queued lookup; when that fails, a stale cached answer; else 502 naming the upstream. */
 async function lookupPart<T, N extends JobName>(
-  ctx: ReferenceCtx,
+  ctx: Pick<SystemCtx, "sql" | "queues" | "jobEvents" | "env">,
   source: ReferenceSource,
   job: N,
   payload: JobPayload<N>,
@@ -94,8 +91,11 @@ async function lookupPart<T, N extends JobName>(
  * name, RxCUI or NDC. Upstream calls run on the queue (rate-limited per upstream, retried,
  * deduplicated); answers are cached in PostgreSQL.
  */
-export async function lookupMedication(ctx: ReferenceCtx, input: string): Promise<MedicationReference> {
-  const query = classifyMedicationQuery(input);
+export async function lookupMedication(
+  ctx: Pick<SystemCtx, "sql" | "queues" | "jobEvents" | "env">,
+  input: { name: string },
+): Promise<MedicationReference> {
+  const query = classifyMedicationQuery(input.name);
   const rxnorm = await lookupPart<RxnormPart, "references.rxnav-lookup">(
     ctx,
     "rxnav",
@@ -115,7 +115,7 @@ export async function lookupMedication(ctx: ReferenceCtx, input: string): Promis
           labelKey(labelQuery),
         );
   return {
-    query: { input, ...query },
+    query: { input: input.name, ...query },
     rxnorm: rxnorm.value,
     fda: fda.value,
     cache: { rxnorm: rxnorm.cache, fda: fda.cache },

@@ -1,5 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
-import { AccountInfoSchema, describeAccount } from "../auth/accountInfo";
+import { describeAccount } from "../auth/describeAccount";
+import { AccountInfoSchema } from "../auth/schemas";
 import { AppError } from "../core/errors";
 import { UploadInfoSchema } from "../uploads/schemas";
 import { getUpload } from "../uploads/verbs";
@@ -15,8 +16,9 @@ export const getAccountTool = defineTool({
   output: AccountInfoSchema,
   annotations: READ_ONLY,
   run: (ctx) => {
-    if (!ctx.rate) throw new AppError("BAD_REQUEST", "The account tool answers only on a direct API or MCP request.");
-    return describeAccount(ctx.plans, ctx, ctx.rate);
+    const { rate } = ctx;
+    if (!rate) throw new AppError("BAD_REQUEST", "The account tool answers only on a direct API or MCP request.");
+    return describeAccount({ ...ctx, rate });
   },
   render: (info) =>
     `Plan ${info.plan}: ${info.usage.remaining} of ${info.usage.limit} requests left this hour; health ${info.limits.health ? "included" : "not included"}.`,
@@ -31,6 +33,6 @@ export const getUploadTool = defineTool({
   output: UploadInfoSchema,
   annotations: READ_ONLY,
   feature: "health",
-  run: (ctx, input) => getUpload(ctx, ctx, input.fileId),
+  run: (ctx, input) => getUpload(ctx, input),
   render: (u) => `${u.filename}: ${u.status}${u.failureReason ? ` (${u.failureReason})` : ""}.`,
 });

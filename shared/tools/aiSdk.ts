@@ -1,15 +1,13 @@
 import { Value } from "@sinclair/typebox/value";
 import { jsonSchema, type ToolSet, tool } from "ai";
-import { requireFeature } from "../auth/access";
 import type { Ctx } from "../context/ctx";
-import { AppError } from "../core/errors";
+import { runTool } from "./run";
 import type { AnyTool } from "./types";
 
 /**
  * The chat adapter of the tool catalog: AI SDK tools that validate with the same TypeBox schema as
- * MCP and run the same service verbs. A client error (bad input, consent, not found) reaches the
- * model as the tool's error text so it can correct itself; anything else is reported without
- * internals.
+ * MCP and run through the same `runTool`. A failure the model may read reaches it as the tool's
+ * error text so it can correct itself; anything else is reported without internals.
  */
 export function toAiSdkTools(tools: readonly AnyTool[], ctx: Ctx): ToolSet {
   return Object.fromEntries(
@@ -25,15 +23,11 @@ export function toAiSdkTools(tools: readonly AnyTool[], ctx: Ctx): ToolSet {
           },
         }),
         execute: async (input: Record<string, unknown>) => {
-          try {
-            if (definition.feature) requireFeature(ctx.plans, ctx, definition.feature);
-            return await definition.run(ctx, input as never);
-          } catch (error) {
-            if (error instanceof AppError && error.status < 500) throw new Error(error.message);
-            if (error instanceof AppError && error.kind === "UPSTREAM_FAILED") throw new Error(error.message);
-            ctx.log.error("chat tool failed", { requestId: ctx.requestId, tool: definition.name, error });
-            throw new Error(`The ${definition.name} tool failed; try again later.`);
-          }
+          const result = await runTool(definition, ctx, input).catch(() => ({
+            failure: `The ${definition.name} tool failed; try again later.`,
+          }));
+          if ("failure" in result) throw new Error(result.failure);
+          return result.output;
         },
       }),
     ]),

@@ -1,8 +1,9 @@
 import { Type as T } from "@sinclair/typebox";
 import { ConditionDetailSchema, ConditionLookupSchema, ConditionSearchSchema } from "../conditions/schemas";
+import { SEARCH_DEFAULT } from "../conditions/searchInput";
 import { getCondition, lookupCondition, PAPERS_DEFAULT, searchConditions } from "../conditions/verbs";
 import { PaperSchema } from "../records/paper";
-import { conditionsCtx, READ_ONLY } from "./context";
+import { READ_ONLY } from "./context";
 import { defineTool } from "./types";
 
 /** Condition tools: the verbs of /api/v1/health/condition*, with its plan gate. */
@@ -26,7 +27,7 @@ export const getConditionReferenceTool = defineTool({
   output: ConditionLookupSchema,
   annotations: READ_ONLY,
   feature: "health",
-  run: (ctx, input) => lookupCondition(conditionsCtx(ctx), input),
+  run: (ctx, input) => lookupCondition(ctx, input),
   render: (c) => `${c.info.label} (${c.info.id}); ${c.papers.data.length} related papers.`,
 });
 
@@ -36,13 +37,13 @@ export const searchConditionsTool = defineTool({
   description:
     "Ranked MONDO candidates for a name or its beginning: exact label/synonym matches first (score 1), then typo-tolerant and prefix matches. `acceptable` says which get_condition_reference would resolve to. No match is an empty list.",
   input: T.Object(
-    { q: ConditionName, limit: T.Optional(T.Integer({ minimum: 1, maximum: 50, default: 10 })) },
+    { q: ConditionName, limit: T.Optional(T.Integer({ minimum: 1, maximum: 50, default: SEARCH_DEFAULT })) },
     { additionalProperties: false },
   ),
   output: ConditionSearchSchema,
   annotations: READ_ONLY,
   feature: "health",
-  run: (ctx, input) => searchConditions(conditionsCtx(ctx), { q: input.q, limit: input.limit ?? 10 }),
+  run: (ctx, input) => searchConditions(ctx, input),
   render: (s) => s.data.map((c) => `${c.id} ${c.label} (${c.match}, ${c.score.toFixed(2)})`).join("\n") || "No match.",
 });
 
@@ -58,7 +59,7 @@ export const getConditionTool = defineTool({
   output: ConditionDetailSchema,
   annotations: READ_ONLY,
   feature: "health",
-  run: (ctx, input) => getCondition(conditionsCtx(ctx), input.mondoId),
+  run: (ctx, input) => getCondition(ctx, input),
   render: (c) => `${c.label} (${c.id}); ${c.parents.length} parents, ${c.children.length} children.`,
 });
 
@@ -80,7 +81,7 @@ export const conditionPapersTool = defineTool({
   annotations: READ_ONLY,
   feature: "health",
   run: async (ctx, input) => {
-    const found = await lookupCondition(conditionsCtx(ctx), { q: input.q, papers: input.limit ?? 10 });
+    const found = await lookupCondition(ctx, { q: input.q, papers: input.limit ?? 10 });
     return {
       query: found.query,
       condition: { id: found.info.id, label: found.info.label },

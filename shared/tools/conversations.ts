@@ -1,14 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
-import {
-  ChatListSchema,
-  ChatRequestSchema,
-  ChatSummarySchema,
-  ConversationSchema,
-  FinishReasonSchema,
-  UsageSchema,
-} from "../conversations/schemas";
+import { ChatListSchema, ChatSummarySchema, ConversationSchema } from "../conversations/schemas";
 import { getConversation, listChats, patchChat, removeChat, shareChat } from "../conversations/verbs";
-import { publicUrl } from "../core/env";
 import { AppError } from "../core/errors";
 import { ModelInfoSchema, modelsForPlan } from "../llm/models";
 import { DELETE, READ_ONLY, WRITE, WRITE_IDEMPOTENT } from "./context";
@@ -35,7 +27,7 @@ export const listChatsTool = defineTool({
   ),
   output: ChatListSchema,
   annotations: READ_ONLY,
-  run: (ctx, input) => listChats(ctx, ctx, { ...input, surface: input.surface ?? "health" }),
+  run: (ctx, input) => listChats(ctx, { ...input, surface: input.surface ?? "health" }),
   render: (l) => l.chats.map((c) => `${c.title} (id ${c.id}, ${c.updatedAt})`).join("\n") || "No chats.",
 });
 
@@ -48,7 +40,7 @@ export const getChatTool = defineTool({
   annotations: READ_ONLY,
   feature: "health",
   run: async (ctx, input) => {
-    const conversation = await getConversation(ctx, ctx, input.chat_id);
+    const conversation = await getConversation(ctx, input.chat_id);
     // As on GET /api/v1/health/chat/{id}: a research chat is not a health conversation.
     if (conversation.surface !== "health") throw new AppError("NOT_FOUND", `No health chat with id ${input.chat_id}.`);
     return conversation;
@@ -75,7 +67,7 @@ export const updateChatTool = defineTool({
     if (Object.keys(patch).length === 0) {
       throw new AppError("VALIDATION_FAILED", "Give at least one of title, pinned, archived.");
     }
-    return patchChat(ctx, ctx, chat_id, patch);
+    return patchChat(ctx, { chatId: chat_id, patch });
   },
   render: (c) => `${c.title} (pinned ${c.pinned}, archived ${c.archived}).`,
 });
@@ -87,7 +79,7 @@ export const deleteChatTool = defineTool({
   input: T.Object({ chat_id: ChatId }, { additionalProperties: false }),
   output: T.Object({ deleted: T.Literal(true) }),
   annotations: DELETE,
-  run: (ctx, input) => removeChat(ctx, ctx, input.chat_id),
+  run: (ctx, input) => removeChat(ctx, input.chat_id),
   render: () => "Deleted.",
 });
 
@@ -99,7 +91,7 @@ export const shareChatTool = defineTool({
   input: T.Object({ chat_id: ChatId }, { additionalProperties: false }),
   output: T.Object({ token: T.String(), url: T.String() }),
   annotations: WRITE,
-  run: (ctx, input) => shareChat(ctx, ctx, input.chat_id, publicUrl(ctx.env)),
+  run: (ctx, input) => shareChat(ctx, input.chat_id),
   render: (s) => s.url,
 });
 

@@ -2,7 +2,7 @@ import { Type as T } from "@sinclair/typebox";
 import { deleteProfile, getProfile, saveProfile } from "../health/profile";
 import { LogKindSchema, ProfileDeletionSchema, ProfileInputSchema, ProfileSchema } from "../health/schemas";
 import { listSymptomOptions, SymptomOptionsSchema } from "../health/symptoms";
-import { DELETE, healthCtx, READ_ONLY, WRITE_IDEMPOTENT } from "./context";
+import { DELETE, READ_ONLY, WRITE_IDEMPOTENT } from "./context";
 import { defineTool } from "./types";
 
 /**
@@ -18,7 +18,7 @@ export const getHealthProfileTool = defineTool({
   output: ProfileSchema,
   annotations: READ_ONLY,
   feature: "health",
-  run: (ctx) => getProfile(healthCtx(ctx)),
+  run: (ctx) => getProfile(ctx),
   render: (p) =>
     p.consentGiven
       ? `Conditions: ${p.conditions.join(", ") || "none"}. Medications: ${p.medications.join(", ") || "none"}.`
@@ -34,7 +34,7 @@ export const saveHealthProfileTool = defineTool({
   output: ProfileSchema,
   annotations: WRITE_IDEMPOTENT,
   feature: "health",
-  run: (ctx, input) => saveProfile(healthCtx(ctx), input),
+  run: (ctx, input) => saveProfile(ctx, input),
   render: (p) => `Saved with consent: ${p.conditions.length} conditions, ${p.medications.length} medications.`,
 });
 
@@ -50,7 +50,7 @@ export const deleteHealthProfileTool = defineTool({
   output: ProfileDeletionSchema,
   annotations: DELETE,
   feature: "health",
-  run: (ctx) => deleteProfile(healthCtx(ctx)),
+  run: (ctx) => deleteProfile(ctx),
   render: (d) => `Deleted the profile and ${d.trackersDeleted} logs; consent withdrawn.`,
 });
 
@@ -62,6 +62,6 @@ export const listSymptomOptionsTool = defineTool({
   output: SymptomOptionsSchema,
   annotations: READ_ONLY,
   feature: "health",
-  run: (_ctx, input) => listSymptomOptions(input.kind ?? "acute"),
+  run: (ctx, input) => listSymptomOptions(ctx, { kind: input.kind ?? "acute" }),
   render: (o) => o.symptoms.map((s) => `${s.label}${s.urgent ? " (urgent)" : ""}`).join(", "),
 });

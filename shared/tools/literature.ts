@@ -2,7 +2,7 @@ import { Type as T } from "@sinclair/typebox";
 import { PaginationSchema, papersOf } from "../papers/page";
 import { searchPapersFielded } from "../papers/verbs";
 import { PaperSchema } from "../records/paper";
-import { papersCtx, READ_ONLY } from "./context";
+import { READ_ONLY } from "./context";
 import { defineTool } from "./types";
 
 const SearchOutput = T.Object({
@@ -38,7 +38,7 @@ export const searchPapersTool = defineTool({
     let count = words.length;
     for (;;) {
       const text = words.slice(0, count).join(" ");
-      const { page } = await searchPapersFielded(papersCtx(ctx), { filters: { all: text }, limit: input.limit ?? 5 });
+      const { page } = await searchPapersFielded(ctx, { filters: { all: text }, limit: input.limit ?? 5 });
       const data = papersOf(page);
       if (data.length > 0 || count === 1) {
         return { query: { text, widened: count < words.length }, data, pagination: page.pagination };

@@ -1,6 +1,14 @@
 import { Type as T } from "@sinclair/typebox";
-import { PaperFiltersSchema } from "../papers/filters";
 import { PaginationSchema, type PaperPageJson, PaperPageSchema, papersOf } from "../papers/page";
+import {
+  daySchema,
+  FieldedQueryLooseSchema,
+  LimitSchema,
+  PageSchema,
+  PaperFiltersSchema,
+  sortBySchema,
+  sortOrderSchema,
+} from "../papers/schemas";
 import { FILTER_KEYS } from "../papers/search/advancedSearch";
 import {
   getPaper,
@@ -11,14 +19,11 @@ import {
   searchPaperTitles,
 } from "../papers/verbs";
 import { type Paper, PaperSchema } from "../records/paper";
-import { papersCtx, READ_ONLY } from "./context";
+import { READ_ONLY } from "./context";
 import { defineTool } from "./types";
 
-/** Paper tools over the same search and repository functions as /api/v1/papers. */
-const Page = T.Integer({ minimum: 0, maximum: 1_000_000, description: "Zero-based page." });
-const Limit = T.Integer({ minimum: 1, maximum: 100, description: "Page size; capped by the plan (default 20)." });
-const Day = (what: string) =>
-  T.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: `${what}, YYYY-MM-DD (UTC).` });
+/** Paper tools over the same verbs as /api/v1/papers, with the paging and echo schemas of shared/papers/schemas.ts. */
+const Day = (what: string) => daySchema(`${what}, YYYY-MM-DD (UTC).`);
 const Category = T.String({
   minLength: 1,
   maxLength: 64,
@@ -39,14 +44,14 @@ export const searchPapersByTitleTool = defineTool({
   input: T.Object(
     {
       q: T.String({ minLength: 1, maxLength: 300, pattern: "\\S", description: "Words to find in titles." }),
-      page: T.Optional(Page),
-      limit: T.Optional(Limit),
+      page: T.Optional(PageSchema),
+      limit: T.Optional(LimitSchema),
     },
     { additionalProperties: false },
   ),
   output: PaperPageSchema,
   annotations: READ_ONLY,
-  run: async (ctx, input) => parsed(await searchPaperTitles(papersCtx(ctx), input)),
+  run: async (ctx, input) => parsed(await searchPaperTitles(ctx, input)),
   render: (page) => titles(page.data),
 });
 
@@ -57,12 +62,10 @@ export const searchPapersAdvancedTool = defineTool({
   input: T.Object(
     {
       filters: PaperFiltersSchema,
-      page: T.Optional(Page),
-      limit: T.Optional(Limit),
-      sortBy: T.Optional(T.Union([T.Literal("relevance"), T.Literal("submittedDate"), T.Literal("lastUpdatedDate")])),
-      sortOrder: T.Optional(
-        T.Union([T.Literal("ascending"), T.Literal("descending")], { description: "Default ascending, as on REST." }),
-      ),
+      page: T.Optional(PageSchema),
+      limit: T.Optional(LimitSchema),
+      sortBy: T.Optional(sortBySchema()),
+      sortOrder: T.Optional(sortOrderSchema({ description: "Default ascending, as on REST." })),
       submittedFrom: T.Optional(Day("First submission day")),
       submittedTo: T.Optional(Day("Last submission day")),
       updatedFrom: T.Optional(Day("First update day")),
@@ -73,20 +76,12 @@ export const searchPapersAdvancedTool = defineTool({
   output: T.Object({
     data: T.Array(PaperSchema),
     pagination: PaginationSchema,
-    query: T.Object({
-      filters: T.Record(T.String(), T.String()),
-      sortBy: T.String(),
-      sortOrder: T.String(),
-      submittedFrom: T.Optional(T.String()),
-      submittedTo: T.Optional(T.String()),
-      updatedFrom: T.Optional(T.String()),
-      updatedTo: T.Optional(T.String()),
-    }),
+    query: FieldedQueryLooseSchema,
   }),
   annotations: READ_ONLY,
   run: async (ctx, input) => {
-    const result = await searchPapersFielded(papersCtx(ctx), input);
-    return { ...parsed(result.page), query: result.query as never };
+    const result = await searchPapersFielded(ctx, input);
+    return { ...parsed(result.page), query: result.query };
   },
   render: (page) => titles(page.data),
 });
@@ -99,7 +94,7 @@ export const getPaperTool = defineTool({
   input: T.Object({ id: T.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
   output: PaperSchema,
   annotations: READ_ONLY,
-  run: (ctx, input) => getPaper(papersCtx(ctx), input.id),
+  run: (ctx, input) => getPaper(ctx, input),
   render: (p) =>
     `${p.title} — ${p.authors} (${p.submittedDate.slice(0, 10)}; ${p.categories.join(", ")}). ${p.links.abs}`,
 });
@@ -114,7 +109,7 @@ export const getPapersTool = defineTool({
   ),
   output: T.Object({ data: T.Array(PaperSchema), missing: T.Array(T.String()) }),
   annotations: READ_ONLY,
-  run: (ctx, input) => getPapers(papersCtx(ctx), input.ids),
+  run: (ctx, input) => getPapers(ctx, input),
   render: (r) => `${titles(r.data)}${r.missing.length ? `\nNot found: ${r.missing.join(", ")}` : ""}`,
 });
 
@@ -128,15 +123,15 @@ export const recentPapersTool = defineTool({
       category: Category,
       q: T.Optional(T.String({ maxLength: 300, description: "Optional words every paper must contain." })),
       submittedFrom: T.Optional(Day("Oldest submission day")),
-      page: T.Optional(Page),
-      limit: T.Optional(Limit),
+      page: T.Optional(PageSchema),
+      limit: T.Optional(LimitSchema),
     },
     { additionalProperties: false },
   ),
   output: PaperPageSchema,
   annotations: READ_ONLY,
   run: async (ctx, input) => {
-    const result = await searchPapersFielded(papersCtx(ctx), {
+    const result = await searchPapersFielded(ctx, {
       filters: { cat: input.category, all: input.q },
       submittedFrom: input.submittedFrom,
       page: input.page,
@@ -168,7 +163,7 @@ export const listPaperCategoriesTool = defineTool({
     categories: T.Array(T.Object({ category: T.String(), count: T.Integer() })),
   }),
   annotations: READ_ONLY,
-  run: (ctx, input) => paperCategories(papersCtx(ctx), input),
+  run: (ctx, input) => paperCategories(ctx, input),
   render: (r) => `${r.totalPapers} papers. ${r.categories.map((c) => `${c.category} ${c.count}`).join(", ")}`,
 });
 
@@ -196,7 +191,7 @@ export const paperFacetsTool = defineTool({
     submitted: T.Union([T.Object({ from: T.String(), to: T.String() }), T.Null()]),
   }),
   annotations: READ_ONLY,
-  run: (ctx, input) => paperFacets(papersCtx(ctx), input),
+  run: (ctx, input) => paperFacets(ctx, input),
   render: (f) =>
     `${f.totalHits} papers match "${f.query}". Categories: ${
       Object.entries(f.categories)

@@ -22,7 +22,7 @@ export const getMedicationReferenceTool = defineTool({
   output: MedicationReferenceSchema,
   annotations: READ_ONLY_OPEN,
   feature: "health",
-  run: (ctx, input) => lookupMedication(ctx, input.name),
+  run: (ctx, input) => lookupMedication(ctx, input),
   render: (ref) => {
     const rx = ref.rxnorm.found ? `${ref.rxnorm.name} (RxCUI ${ref.rxnorm.rxcui}, ${ref.rxnorm.tty})` : "not in RxNorm";
     const label = ref.fda.found
@@ -60,7 +60,7 @@ export const getMedicationLabelSectionsTool = defineTool({
   annotations: READ_ONLY_OPEN,
   feature: "health",
   run: async (ctx, input) => {
-    const { fda, disclaimer } = await lookupMedication(ctx, input.name);
+    const { fda, disclaimer } = await lookupMedication(ctx, input);
     const wanted: string[] = input.sections ?? Object.keys(fda.sections);
     return {
       query: input.name,
@@ -100,7 +100,7 @@ export const getMedicationNdcsTool = defineTool({
   annotations: READ_ONLY_OPEN,
   feature: "health",
   run: async (ctx, input) => {
-    const { rxnorm } = await lookupMedication(ctx, input.name);
+    const { rxnorm } = await lookupMedication(ctx, input);
     return {
       query: input.name,
       found: rxnorm.found,

@@ -54,12 +54,11 @@ try {
     console.log(`| ${label} | ${formatResult(result)} | ${(result.p50 / trivial.p50).toFixed(2)} |`);
   }
 
-  const ctx = { sql: world.deps.sql, meili: world.deps.meili, indexPrefix: world.env.MEILI_INDEX_PREFIX };
   console.log("\nUncached lookup verb (no HTTP, no cache), sequential, 300 calls after 30 warm-up\n");
   console.log("| query | p50 | p99 |");
   console.log("|---|---|---|");
   for (const q of ["asthma", "migraine", "influensa", "asthma attack"]) {
-    const { p50, p99 } = await timeCalls(() => lookupCondition(ctx, { q }).catch(() => undefined));
+    const { p50, p99 } = await timeCalls(() => lookupCondition(world.deps, { q }).catch(() => undefined));
     console.log(`| ${q} | ${p50.toFixed(2)} ms | ${p99.toFixed(2)} ms |`);
   }
 } finally {

@@ -168,8 +168,7 @@ describe("the website in a browser", () => {
     // operator would (`bun run admin`), so the health pages are usable.
     await setPlan(
       { sql: site.deps.sql, redis: site.deps.redis, redisPrefix: site.deps.env.REDIS_PREFIX },
-      accountId,
-      "go",
+      { accountId, plan: "go" },
     );
   });
 

@@ -42,8 +42,7 @@ export async function webUser(
   if (options.plan && options.plan !== "free") {
     await setPlan(
       { sql: deps.sql, redis: deps.redis, redisPrefix: deps.env.REDIS_PREFIX },
-      body.account.id,
-      options.plan,
+      { accountId: body.account.id, plan: options.plan },
     );
   }
   return {

@@ -158,7 +158,10 @@ describe("plan gate on /api/v1/health/*", () => {
   test("a plan change applies to a cached key on its next request", async () => {
     const account = await createTestAccount(deps, "free");
     expect((await call(app, "/api/v1/health/symptoms", { key: account.apiKey })).status).toBe(403);
-    await setPlan({ sql: deps.sql, redis: deps.redis, redisPrefix: deps.env.REDIS_PREFIX }, account.accountId, "go");
+    await setPlan(
+      { sql: deps.sql, redis: deps.redis, redisPrefix: deps.env.REDIS_PREFIX },
+      { accountId: account.accountId, plan: "go" },
+    );
     expect((await call(app, "/api/v1/health/symptoms", { key: account.apiKey })).status).toBe(200);
     const info = (await (await call(app, "/api/v1/account", { key: account.apiKey })).json()) as { plan: string };
     expect(info.plan).toBe("go");

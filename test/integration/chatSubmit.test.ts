@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { UIMessageChunk } from "ai";
-import { followTurn } from "../../shared/chat/turn/follow";
-import { prepareTurn, submitTurn } from "../../shared/chat/turn/prepare";
+import { followTurn, openTurnFeed } from "../../shared/chat/turn/follow";
+import { prepareTurn } from "../../shared/chat/turn/prepare";
+import { tellStored } from "../../shared/chat/turn/stored";
+import { submitTurn } from "../../shared/chat/turn/submit";
+import { contextFor } from "../../shared/context/ctx";
 import type { Deps } from "../../shared/context/deps";
 import {
   findChatById,
@@ -33,24 +36,22 @@ afterAll(async () => {
   await workers?.close();
 });
 
-const caller = () => ({ accountId, plan: "pro" as const });
+const ctx = () => contextFor(deps, "test", { accountId, plan: "pro" as const });
 
 /** Follows a turn to its end; `start` runs while the follower subscribes. */
 async function follow(turnId: string, start?: () => Promise<void>) {
   const chunks: UIMessageChunk[] = [];
-  const result = await followTurn(deps, turnId, {
-    afterSeq: 0,
-    start,
-    onEvent: (event) => {
-      if ("chunk" in event) chunks.push(event.chunk);
-    },
+  const feed = openTurnFeed(deps, turnId, 0);
+  await start?.();
+  const result = await feed.follow((event) => {
+    if ("chunk" in event) chunks.push(event.chunk);
   });
   return { result, chunks };
 }
 
 describe("a chat turn queued while its message is being stored", () => {
   test("a worker that got the turn before the commit waits for the API's word, then answers the stored message", async () => {
-    const prepared = await prepareTurn(deps, caller(), { message: "symptom options for pregnancy" });
+    const prepared = await prepareTurn(ctx(), { message: "symptom options for pregnancy" });
     const { turn } = prepared;
     let sawStart: () => void = () => {};
     const started = new Promise<void>((resolve) => (sawStart = resolve));
@@ -66,7 +67,7 @@ describe("a chat turn queued while its message is being stored", () => {
     await Bun.sleep(100);
     expect(await findReplyToTurn(deps.sql, turn.turnId)).toBeUndefined();
     await insertChatWithMessage(deps.sql, prepared.chat, prepared.message);
-    await deps.redis.set(redisKeys(deps.env.REDIS_PREFIX).turnStored(turn.turnId), "stored", "EX", 60);
+    await tellStored(deps, turn.turnId, true);
 
     expect(await followed).toBe("ok");
     const messages = await listMessages(deps.sql, turn.chatId);
@@ -76,7 +77,7 @@ describe("a chat turn queued while its message is being stored", () => {
   });
 
   test("a turn whose message could not be stored is a 503, ends with an error on the worker and stores nothing", async () => {
-    const prepared = await prepareTurn(deps, caller(), { message: "symptom options for pregnancy" });
+    const prepared = await prepareTurn(ctx(), { message: "symptom options for pregnancy" });
     // An account that does not exist: the chat's insert fails (foreign key) after the turn is queued.
     const ghost = Bun.randomUUIDv7();
     prepared.chat.accountId = ghost;
@@ -97,7 +98,7 @@ describe("a chat turn queued while its message is being stored", () => {
   });
 
   test("a turn that could not be queued leaves no message behind", async () => {
-    const prepared = await prepareTurn(deps, caller(), { message: "symptom options for pregnancy" });
+    const prepared = await prepareTurn(ctx(), { message: "symptom options for pregnancy" });
     // A payload the job catalog refuses: the enqueue fails after the message's insert started.
     prepared.turn.modelId = "";
     await expect(submitTurn(deps, prepared)).rejects.toThrow();

@@ -69,7 +69,10 @@ function bWeb(): Promise<{ cookie: string; csrfToken: string }> {
     expect(response.status).toBe(201);
     const cookie = /^(sid=[^;]*)/.exec(response.headers.get("set-cookie") ?? "")?.[1] as string;
     const { account, csrfToken } = await json<{ account: { id: string }; csrfToken: string }>(response);
-    await setPlan({ sql: deps.sql, redis: deps.redis, redisPrefix: deps.env.REDIS_PREFIX }, account.id, "go");
+    await setPlan(
+      { sql: deps.sql, redis: deps.redis, redisPrefix: deps.env.REDIS_PREFIX },
+      { accountId: account.id, plan: "go" },
+    );
     const user = { cookie, csrfToken };
     const consent = await call(app, "/api/health/profile", {
       method: "POST",

@@ -130,7 +130,7 @@ describe("large bodies leave as a stream", () => {
       deps = { ...base, env: { ...base.env, MEILI_INDEX_PREFIX: `${base.env.MEILI_INDEX_PREFIX}large_` } };
       await applyIndexSettings(deps.meili, deps.env.MEILI_INDEX_PREFIX);
       const papers = (await demoPapers()).slice(0, 300);
-      await indexPapers({ sql: deps.sql, meili: deps.meili, indexPrefix: deps.env.MEILI_INDEX_PREFIX }, papers);
+      await indexPapers(deps, papers);
       const account = await createTestAccount(deps, "pro");
       apiKey = account.apiKey;
       chatId = Bun.randomUUIDv7();

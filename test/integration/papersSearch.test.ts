@@ -24,10 +24,7 @@ beforeAll(async () => {
   await applyIndexSettings(deps.meili, deps.env.MEILI_INDEX_PREFIX);
   papers = await demoPapers();
   for (let i = 0; i < papers.length; i += 1000) {
-    await indexPapers(
-      { sql: deps.sql, meili: deps.meili, indexPrefix: deps.env.MEILI_INDEX_PREFIX },
-      papers.slice(i, i + 1000),
-    );
+    await indexPapers(deps, papers.slice(i, i + 1000));
   }
   app = createApp(deps);
   account = await createTestAccount(deps, "plus");

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
 import type { Deps } from "../../shared/context/deps";
-import type { TrackerSummary } from "../../shared/health/summary";
+import type { HealthLogSummary } from "../../shared/health/summary";
 import { addEntry, createTracker, type EntryBody, healthAccount } from "../helpers/health";
 import { call, errorOf, json, type TestApp } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
@@ -72,7 +72,7 @@ describe("summary", () => {
   test("counts, severity stats, temperature range in one unit, activity impact, one day", async () => {
     const response = await call(app, `/api/v1/health/trackers/${logId}/summary`, { key });
     expect(response.status).toBe(200);
-    const summary = await json<TrackerSummary>(response);
+    const summary = await json<HealthLogSummary>(response);
     expect(summary).toMatchObject({
       trackerId: logId,
       entryCount: 4,
@@ -91,7 +91,7 @@ describe("summary", () => {
   });
 
   test("unit=F converts; an unknown unit is 400", async () => {
-    const summary = await json<TrackerSummary>(
+    const summary = await json<HealthLogSummary>(
       await call(app, `/api/v1/health/trackers/${logId}/summary?unit=F`, { key }),
     );
     expect(summary.temperature).toEqual({ unit: "F", count: 2, min: 101.3, max: 102.2 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { followTurn } from "../../shared/chat/turn/follow";
+import { followTurn, openTurnFeed } from "../../shared/chat/turn/follow";
 import { redisKeys } from "../../shared/core/redis";
 import { LOG_TTL_AFTER_END_SECONDS, replayTurn, turnPublisher } from "../../shared/events/turnEvents";
 import { testDeps } from "../helpers/infra";
@@ -31,19 +31,15 @@ describe("a chat turn's Redis log", () => {
     const text = (id: string) => ({ chunk: { type: "text-start" as const, id } });
     await publisher.publish({ chunk: { type: "start" } });
     const seen: number[] = [];
-    const result = await followTurn(deps, turnId, {
-      afterSeq: 0,
-      // Runs while the subscription is being set up, as the enqueue of a new turn does.
-      start: async () => {
-        await publisher.publish(text("a"));
-        await publisher.publish(text("b"));
-        setTimeout(async () => {
-          await publisher.publish(text("c"));
-          await publisher.publish({ end: "ok" });
-        }, 20);
-      },
-      onEvent: (event) => seen.push(event.seq),
-    });
+    const feed = openTurnFeed(deps, turnId, 0);
+    // Runs while the subscription is being set up, as the enqueue of a new turn does.
+    await publisher.publish(text("a"));
+    await publisher.publish(text("b"));
+    setTimeout(async () => {
+      await publisher.publish(text("c"));
+      await publisher.publish({ end: "ok" });
+    }, 20);
+    const result = await feed.follow((event) => seen.push(event.seq));
     expect(result).toBe("ok");
     expect(seen).toEqual([1, 2, 3, 4, 5]);
   });
@@ -73,19 +69,18 @@ describe("a chat turn's Redis log", () => {
     const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turnId);
     let delivered: () => void = () => {};
     const firstDelivered = new Promise<void>((resolve) => (delivered = resolve));
-    const result = await followTurn(deps, turnId, {
+    const following = followTurn(deps, turnId, {
       afterSeq: 0,
-      // Like a new turn whose job is picked up before the API's own writes return: `start` ends
-      // only after the turn's first chunk reached the follower.
-      start: async () => {
-        await publisher.publish({ chunk: { type: "start" } });
-        await firstDelivered;
-        await publisher.publish({ end: "ok" });
-      },
       onEvent: (event) => {
         if (event.seq === 1) delivered();
       },
     });
+    // Like a new turn whose job is picked up before the API's own writes return: this work ends
+    // only after the turn's first chunk reached the follower.
+    await publisher.publish({ chunk: { type: "start" } });
+    await firstDelivered;
+    await publisher.publish({ end: "ok" });
+    const result = await following;
     expect(result).toBe("ok");
   });
 });

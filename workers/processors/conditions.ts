@@ -3,5 +3,5 @@ import { indexConditions } from "../../shared/indexing/conditions";
 import type { JobPayload } from "../../shared/jobs/catalog";
 
 export function indexConditionBatch(deps: Deps, payload: JobPayload<"conditions.index-batch">) {
-  return indexConditions({ sql: deps.sql, meili: deps.meili, indexPrefix: deps.env.MEILI_INDEX_PREFIX }, payload);
+  return indexConditions(deps, payload);
 }

@@ -9,16 +9,11 @@ import { toPaper } from "../../shared/records/paper";
  * retry), so the many jobs in flight that large Meilisearch batches need cost little memory.
  */
 export async function indexPaperBatch(deps: Deps, payload: JobPayload<"papers.index-batch">) {
-  const ctx = { sql: deps.sql, meili: deps.meili, indexPrefix: deps.env.MEILI_INDEX_PREFIX };
-  const write = await storePapers(ctx, payload.records.map(toPaper));
+  const write = await storePapers(deps, payload.records.map(toPaper));
   payload.records = [];
-  return searchApplied(ctx, write);
+  return searchApplied(deps, write);
 }
 
 export function reindexPaperRange(deps: Deps, payload: JobPayload<"papers.reindex-range">) {
-  return reindexRange(
-    { sql: deps.sql, meili: deps.meili, indexPrefix: deps.env.MEILI_INDEX_PREFIX },
-    payload.after,
-    payload.through,
-  );
+  return reindexRange(deps, payload);
 }

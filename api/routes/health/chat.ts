@@ -1,14 +1,12 @@
 import { Elysia, t } from "elysia";
-import { prepareTurn, submitTurn } from "../../../shared/chat/turn/prepare";
-import { runTurnToEnd } from "../../../shared/chat/turn/runToEnd";
+import { activeTurn } from "../../../shared/chat/turn/active";
+import { startTurn } from "../../../shared/chat/turn/start";
 import type { Deps } from "../../../shared/context/deps";
 import { ChatReplySchema, ChatRequestSchema, ConversationSchema } from "../../../shared/conversations/schemas";
-import { getConversation, ownedChat } from "../../../shared/conversations/verbs";
+import { getConversation } from "../../../shared/conversations/verbs";
 import { AppError } from "../../../shared/core/errors";
-import { redisKeys } from "../../../shared/core/redis";
-import { unavailable } from "../../../shared/core/unavailable";
-import { callerOf } from "../../requestState";
-import { turnEventStream, UI_STREAM_HEADERS } from "../../sse/turnStream";
+import { ctxOf } from "../../requestState";
+import { turnResponse } from "../../sse/turnStream";
 import { type Mount, V1 } from "../mount";
 
 const ChatParams = t.Object({ chatid: t.String() });
@@ -19,23 +17,9 @@ export function chatRoutes(deps: Deps, mount: Mount = V1) {
     .post(
       `${mount.base}/health/chat`,
       async ({ request, body }) => {
-        const { principal } = callerOf(request);
-        const prepared = await prepareTurn(deps, principal, body);
-        const { turn } = prepared;
-        if (body.stream) {
-          // The relay subscribes while the message is stored and the turn queued; a failure of
-          // either is an error status (503) here, and the relay is cancelled.
-          const submitted = submitTurn(deps, prepared);
-          const start = () => submitted.catch(() => {});
-          const stream = turnEventStream(deps, turn.turnId, { afterSeq: 0, start });
-          await submitted.catch(async (error) => {
-            await stream.cancel();
-            throw error;
-          });
-          // A Response passes through untouched; the schema below documents the JSON reply.
-          return new Response(stream, { headers: { ...UI_STREAM_HEADERS, "x-chat-id": turn.chatId } }) as never;
-        }
-        return runTurnToEnd(deps, prepared);
+        const turn = await startTurn(ctxOf(deps, request), body);
+        // A Response passes through untouched; the schema below documents the JSON reply.
+        return body.stream ? (turnResponse(deps, turn) as never) : turn.reply();
       },
       {
         body: ChatRequestSchema,
@@ -52,7 +36,7 @@ export function chatRoutes(deps: Deps, mount: Mount = V1) {
     .get(
       `${mount.base}/health/chat/:chatid`,
       async ({ request, params }) => {
-        const conversation = await getConversation(deps, callerOf(request).principal, params.chatid);
+        const conversation = await getConversation(ctxOf(deps, request), params.chatid);
         // A research chat is not a health conversation: on this path it does not exist.
         if (conversation.surface !== "health")
           throw new AppError("NOT_FOUND", `No health chat with id ${params.chatid}.`);
@@ -71,19 +55,13 @@ export function chatRoutes(deps: Deps, mount: Mount = V1) {
     .get(
       `${mount.base}/health/chat/:chatid/stream`,
       async ({ request, params, query, set }) => {
-        const chat = await ownedChat(deps, callerOf(request).principal, params.chatid);
-        const turnId = await deps.redis
-          .get(redisKeys(deps.env.REDIS_PREFIX).chatActiveTurn(chat.id))
-          .catch(unavailable("Redis"));
-        if (!turnId) {
+        const afterSeq = Number(request.headers.get("last-event-id") ?? query.after ?? 0) || 0;
+        const turn = await activeTurn(ctxOf(deps, request), { chatId: params.chatid, afterSeq });
+        if (!turn) {
           set.status = 204;
           return null;
         }
-        const header = request.headers.get("last-event-id");
-        const afterSeq = Number(header ?? query.after ?? 0) || 0;
-        return new Response(turnEventStream(deps, turnId, { afterSeq }), {
-          headers: { ...UI_STREAM_HEADERS, "x-chat-id": chat.id },
-        });
+        return turnResponse(deps, turn);
       },
       {
         params: ChatParams,

@@ -1,23 +1,23 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../shared/context/deps";
-import { exportTracker, summarizeTracker } from "../../../shared/health/logReports";
-import { TrackerSummarySchema } from "../../../shared/health/summary";
+import { exportLog, summarizeLog } from "../../../shared/health/logReports";
+import { HealthLogSummarySchema } from "../../../shared/health/summary";
+import { ctxOf } from "../../requestState";
 import { type Mount, V1 } from "../mount";
-import { TrackerParams } from "./logs";
-import { healthCtx } from "./profile";
+import { LogParams } from "./logs";
 
-export function trackerReportRoutes(deps: Pick<Deps, "sql">, mount: Mount = V1) {
-  return new Elysia({ name: `routes/health/tracker-reports${mount.suffix}` })
+export function healthLogReportRoutes(deps: Deps, mount: Mount = V1) {
+  return new Elysia({ name: `routes/health/log-reports${mount.suffix}` })
     .get(
       `${mount.base}/health/trackers/:trackerId/export`,
       async ({ request, params, query, set }) => {
-        const file = await exportTracker(healthCtx(deps, request), params.trackerId, query.format ?? "json");
+        const file = await exportLog(ctxOf(deps, request), { id: params.trackerId, format: query.format ?? "json" });
         set.headers["content-type"] = file.contentType;
         set.headers["content-disposition"] = `attachment; filename="${file.filename}"`;
         return file.body;
       },
       {
-        params: TrackerParams,
+        params: LogParams,
         query: t.Object({ format: t.Optional(t.Union([t.Literal("csv"), t.Literal("json")], { default: "json" })) }),
         detail: {
           tags: mount.tags("Health"),
@@ -30,11 +30,12 @@ export function trackerReportRoutes(deps: Pick<Deps, "sql">, mount: Mount = V1) 
     )
     .get(
       `${mount.base}/health/trackers/:trackerId/summary`,
-      ({ request, params, query }) => summarizeTracker(healthCtx(deps, request), params.trackerId, query.unit ?? "C"),
+      ({ request, params, query }) =>
+        summarizeLog(ctxOf(deps, request), { id: params.trackerId, unit: query.unit ?? "C" }),
       {
-        params: TrackerParams,
+        params: LogParams,
         query: t.Object({ unit: t.Optional(t.Union([t.Literal("C"), t.Literal("F")], { default: "C" })) }),
-        response: TrackerSummarySchema,
+        response: HealthLogSummarySchema,
         detail: {
           tags: mount.tags("Health"),
           summary: "Summarize a log: symptom counts, severity per day and trend, temperature range, activity impact",

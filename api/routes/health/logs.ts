@@ -1,108 +1,91 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../shared/context/deps";
-import {
-  addEntry,
-  createTracker,
-  getTracker,
-  listTrackers,
-  patchTracker,
-  removeTracker,
-} from "../../../shared/health/logs";
+import { addEntry, createLog, getLog, listLogs, patchLog, removeLog } from "../../../shared/health/logs";
 import {
   EntryInputSchema,
   EntrySchema,
-  TRACKER_PAGE,
-  TrackerInputSchema,
-  TrackerListSchema,
-  TrackerPatchSchema,
-  TrackerSchema,
+  HealthLogInputSchema,
+  HealthLogListSchema,
+  HealthLogPatchSchema,
+  HealthLogSchema,
+  LOG_PAGE,
 } from "../../../shared/health/schemas";
+import { ctxOf } from "../../requestState";
 import { type Mount, V1 } from "../mount";
-import { healthCtx } from "./profile";
 
-export const TrackerParams = t.Object({ trackerId: t.String({ description: "A log id (`id` of a log)." }) });
+/** Paths and the path parameter keep the spec's word, `trackers` / `trackerId`. */
+export const LogParams = t.Object({ trackerId: t.String({ description: "A log id (`id` of a log)." }) });
 
-export function trackerRoutes(deps: Pick<Deps, "sql">, mount: Mount = V1) {
-  const detail = (summary: string, description?: string) => ({
+const ListQuery = t.Object({
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: LOG_PAGE.maxLimit, default: LOG_PAGE.defaultLimit })),
+  cursor: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "The previous page's next_cursor." })),
+});
+
+/** OpenAPI summary and description of each route. */
+const DOCS = {
+  create: ["Create a health log", "Needs consent (403 `CONSENT_REQUIRED` otherwise). New logs are `active`."],
+  list: [
+    "List health logs, newest first",
+    "Each log carries its 5 newest entries (GET one log for all). Without consent the list is empty.",
+  ],
+  get: ["Read one health log with all its entries (newest first)", "Needs consent."],
+  patch: [
+    "Rename a log or change its status",
+    "Moves: active → resolved or archived; resolved → active or archived; archived → active. Others are 409. Needs consent.",
+  ],
+  remove: ["Delete a log and its entries, permanently", "Does not need consent."],
+  addEntry: [
+    "Add an entry to an active log",
+    "At least one observation; temperature and temperatureUnit together. The log keeps its newest 180 entries. Needs consent.",
+  ],
+} as const;
+
+export function healthLogRoutes(deps: Deps, mount: Mount = V1) {
+  const detail = ([summary, description]: readonly [string, string]) => ({
     tags: mount.tags("Health"),
     summary,
-    ...(description ? { description } : {}),
+    description,
     security: mount.security,
   });
-  return new Elysia({ name: `routes/health/trackers${mount.suffix}` })
+  const ctx = (request: Request) => ctxOf(deps, request);
+  const logs = `${mount.base}/health/trackers`;
+  const log = `${logs}/:trackerId`;
+  return new Elysia({ name: `routes/health/logs${mount.suffix}` })
     .post(
-      `${mount.base}/health/trackers`,
+      logs,
       ({ request, body, set }) => {
         set.status = 201;
-        return createTracker(healthCtx(deps, request), body);
+        return createLog(ctx(request), body);
       },
-      {
-        body: TrackerInputSchema,
-        response: { 201: TrackerSchema },
-        detail: detail(
-          "Create a health log",
-          "Needs consent (403 `CONSENT_REQUIRED` otherwise). New logs are `active`.",
-        ),
-      },
+      { body: HealthLogInputSchema, response: { 201: HealthLogSchema }, detail: detail(DOCS.create) },
     )
-    .get(`${mount.base}/health/trackers`, ({ request, query }) => listTrackers(healthCtx(deps, request), query), {
-      query: t.Object({
-        limit: t.Optional(
-          t.Integer({ minimum: 1, maximum: TRACKER_PAGE.maxLimit, default: TRACKER_PAGE.defaultLimit }),
-        ),
-        cursor: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "The previous page's next_cursor." })),
-      }),
-      response: TrackerListSchema,
-      detail: detail(
-        "List health logs, newest first",
-        "Each log carries its 5 newest entries (GET one log for all). Without consent the list is empty.",
-      ),
+    .get(logs, ({ request, query }) => listLogs(ctx(request), query), {
+      query: ListQuery,
+      response: HealthLogListSchema,
+      detail: detail(DOCS.list),
     })
-    .get(
-      `${mount.base}/health/trackers/:trackerId`,
-      ({ request, params }) => getTracker(healthCtx(deps, request), params.trackerId),
-      {
-        params: TrackerParams,
-        response: TrackerSchema,
-        detail: detail("Read one health log with all its entries (newest first)", "Needs consent."),
-      },
-    )
-    .patch(
-      `${mount.base}/health/trackers/:trackerId`,
-      ({ request, params, body }) => patchTracker(healthCtx(deps, request), params.trackerId, body),
-      {
-        params: TrackerParams,
-        body: TrackerPatchSchema,
-        response: TrackerSchema,
-        detail: detail(
-          "Rename a log or change its status",
-          "Moves: active → resolved or archived; resolved → active or archived; archived → active. Others are 409. Needs consent.",
-        ),
-      },
-    )
-    .delete(
-      `${mount.base}/health/trackers/:trackerId`,
-      ({ request, params }) => removeTracker(healthCtx(deps, request), params.trackerId),
-      {
-        params: TrackerParams,
-        response: t.Object({ deleted: t.Literal(true) }),
-        detail: detail("Delete a log and its entries, permanently", "Does not need consent."),
-      },
-    )
+    .get(log, ({ request, params }) => getLog(ctx(request), { id: params.trackerId }), {
+      params: LogParams,
+      response: HealthLogSchema,
+      detail: detail(DOCS.get),
+    })
+    .patch(log, ({ request, params, body }) => patchLog(ctx(request), { id: params.trackerId, changes: body }), {
+      params: LogParams,
+      body: HealthLogPatchSchema,
+      response: HealthLogSchema,
+      detail: detail(DOCS.patch),
+    })
+    .delete(log, ({ request, params }) => removeLog(ctx(request), { id: params.trackerId }), {
+      params: LogParams,
+      response: t.Object({ deleted: t.Literal(true) }),
+      detail: detail(DOCS.remove),
+    })
     .post(
-      `${mount.base}/health/trackers/:trackerId/entries`,
+      `${log}/entries`,
       ({ request, params, body, set }) => {
         set.status = 201;
-        return addEntry(healthCtx(deps, request), params.trackerId, body);
+        return addEntry(ctx(request), { logId: params.trackerId, entry: body });
       },
-      {
-        params: TrackerParams,
-        body: EntryInputSchema,
-        response: { 201: EntrySchema },
-        detail: detail(
-          "Add an entry to an active log",
-          "At least one observation; temperature and temperatureUnit together. The log keeps its newest 180 entries. Needs consent.",
-        ),
-      },
+      { params: LogParams, body: EntryInputSchema, response: { 201: EntrySchema }, detail: detail(DOCS.addEntry) },
     );
 }

@@ -2,12 +2,13 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../shared/context/deps";
 import { lookupMedication } from "../../../shared/references/medication";
 import { MedicationReferenceSchema } from "../../../shared/references/schemas";
+import { ctxOf } from "../../requestState";
 import { API_KEY_SECURITY } from "../security";
 
 export function medicationRoutes(deps: Deps) {
   return new Elysia({ name: "routes/health/medication" }).get(
     "/api/v1/health/medication",
-    ({ query }) => lookupMedication(deps, query.name),
+    ({ request, query }) => lookupMedication(ctxOf(deps, request), query),
     {
       query: t.Object({
         name: t.String({

@@ -1,18 +1,13 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../shared/context/deps";
-import { deleteProfile, getProfile, type HealthCtx, saveProfile } from "../../../shared/health/profile";
+import { deleteProfile, getProfile, saveProfile } from "../../../shared/health/profile";
 import { ProfileDeletionSchema, ProfileInputSchema, ProfileSchema } from "../../../shared/health/schemas";
-import { callerOf } from "../../requestState";
+import { ctxOf } from "../../requestState";
 import { type Mount, V1 } from "../mount";
 
-/** The health verbs' context for this request's caller. */
-export function healthCtx(deps: Pick<Deps, "sql">, request: Request): HealthCtx {
-  return { sql: deps.sql, accountId: callerOf(request).principal.accountId };
-}
-
-export function profileRoutes(deps: Pick<Deps, "sql">, mount: Mount = V1) {
+export function profileRoutes(deps: Deps, mount: Mount = V1) {
   return new Elysia({ name: `routes/health/profile${mount.suffix}` })
-    .get(`${mount.base}/health/profile`, ({ request }) => getProfile(healthCtx(deps, request)), {
+    .get(`${mount.base}/health/profile`, ({ request }) => getProfile(ctxOf(deps, request)), {
       response: ProfileSchema,
       detail: {
         tags: mount.tags("Health"),
@@ -21,7 +16,7 @@ export function profileRoutes(deps: Pick<Deps, "sql">, mount: Mount = V1) {
         security: mount.security,
       },
     })
-    .post(`${mount.base}/health/profile`, ({ request, body }) => saveProfile(healthCtx(deps, request), body), {
+    .post(`${mount.base}/health/profile`, ({ request, body }) => saveProfile(ctxOf(deps, request), body), {
       body: ProfileInputSchema,
       response: ProfileSchema,
       detail: {
@@ -31,7 +26,7 @@ export function profileRoutes(deps: Pick<Deps, "sql">, mount: Mount = V1) {
         security: mount.security,
       },
     })
-    .delete(`${mount.base}/health/profile`, ({ request }) => deleteProfile(healthCtx(deps, request)), {
+    .delete(`${mount.base}/health/profile`, ({ request }) => deleteProfile(ctxOf(deps, request)), {
       query: t.Object({
         confirm: t.Literal("delete", { description: "Must be `delete`; without it nothing is deleted." }),
       }),

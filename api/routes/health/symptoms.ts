@@ -1,12 +1,14 @@
 import { Elysia, t } from "elysia";
+import type { Deps } from "../../../shared/context/deps";
 import { LogKindSchema } from "../../../shared/health/schemas";
 import { listSymptomOptions, SymptomOptionsSchema } from "../../../shared/health/symptoms";
+import { ctxOf } from "../../requestState";
 import { type Mount, V1 } from "../mount";
 
-export const symptomRoutes = (mount: Mount = V1) =>
+export const symptomRoutes = (deps: Deps, mount: Mount = V1) =>
   new Elysia({ name: `routes/health/symptoms${mount.suffix}` }).get(
     `${mount.base}/health/symptoms`,
-    ({ query }) => listSymptomOptions(query.kind ?? "acute"),
+    ({ request, query }) => listSymptomOptions(ctxOf(deps, request), { kind: query.kind ?? "acute" }),
     {
       query: t.Object({ kind: t.Optional(LogKindSchema) }),
       response: SymptomOptionsSchema,

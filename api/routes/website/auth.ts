@@ -1,10 +1,12 @@
 import { Elysia } from "elysia";
+import { SessionSchema, SignedInSchema, SignInSchema, SignUpSchema } from "../../../shared/auth/schemas";
 import { signIn, signUp } from "../../../shared/auth/webAuth";
 import { endSession } from "../../../shared/auth/webSessions";
+import { contextFor } from "../../../shared/context/ctx";
 import type { Deps } from "../../../shared/context/deps";
 import { clearedSessionCookie, cookieValue, SESSION_COOKIE, sessionCookie, sessionOf } from "../../plugins/session";
+import { stateOf } from "../../requestState";
 import { SESSION_SECURITY } from "../mount";
-import { SessionSchema, SignedInSchema, SignInSchema, SignUpSchema } from "./model";
 
 const detail = (summary: string, description: string, security = SESSION_SECURITY) => ({
   tags: ["Website"],
@@ -13,17 +15,13 @@ const detail = (summary: string, description: string, security = SESSION_SECURIT
   security,
 });
 
-function authDeps(deps: Deps) {
-  return { sql: deps.sql, redis: deps.redis, redisPrefix: deps.env.REDIS_PREFIX, env: deps.env };
-}
-
 /** Website sign-up, sign-in, sign-out and the current session (api/plugins/session.ts checks the cookie). */
 export function websiteAuthRoutes(deps: Deps) {
   return new Elysia({ name: "routes/website/auth" })
     .post(
       "/api/auth/signup",
-      async ({ body, set }) => {
-        const { account, session } = await signUp(authDeps(deps), body);
+      async ({ body, set, request }) => {
+        const { account, session } = await signUp(contextFor(deps, stateOf(request).requestId), body);
         set.status = 201;
         set.headers["set-cookie"] = sessionCookie(deps.env, session.token, deps.env.WEB_SESSION_MAX_SECONDS);
         return { account, csrfToken: session.csrfToken };
@@ -42,7 +40,8 @@ export function websiteAuthRoutes(deps: Deps) {
       "/api/auth/signin",
       async ({ body, set, request, server }) => {
         const client = server?.requestIP(request)?.address ?? "unknown";
-        const { account, session } = await signIn(authDeps(deps), { ...body, client });
+        const ctx = contextFor(deps, stateOf(request).requestId);
+        const { account, session } = await signIn(ctx, { ...body, client });
         set.headers["set-cookie"] = sessionCookie(deps.env, session.token, deps.env.WEB_SESSION_MAX_SECONDS);
         return { account, csrfToken: session.csrfToken };
       },

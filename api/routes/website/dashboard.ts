@@ -2,15 +2,23 @@ import { Elysia, t } from "elysia";
 import {
   createAccountKey,
   listAccountKeys,
+  MAX_ACTIVE_KEYS,
   mcpClientConfig,
   revokeAccountKey,
   usageThisHour,
 } from "../../../shared/auth/dashboard";
+import {
+  KeyListSchema,
+  McpConfigSchema,
+  NewKeySchema,
+  RevokedKeySchema,
+  UsageSchema,
+} from "../../../shared/auth/schemas";
+import { type Ctx, contextFor } from "../../../shared/context/ctx";
 import type { Deps } from "../../../shared/context/deps";
-import { publicUrl } from "../../../shared/core/env";
 import { sessionOf } from "../../plugins/session";
+import { stateOf } from "../../requestState";
 import { SESSION_SECURITY } from "../mount";
-import { KeyListSchema, McpConfigSchema, NewKeySchema, UsageSchema } from "./model";
 
 const detail = (summary: string, description?: string) => ({
   tags: ["Website"],
@@ -19,21 +27,25 @@ const detail = (summary: string, description?: string) => ({
   security: SESSION_SECURITY,
 });
 
-function dashboardDeps(deps: Deps) {
-  return { sql: deps.sql, redis: deps.redis, redisPrefix: deps.env.REDIS_PREFIX, plans: deps.plans };
+/**
+ * The signed-in account's context. Dashboard paths spend no hourly slot, so there is no rate
+ * decision for `ctxOf`; the session names the account.
+ */
+function sessionCtx(deps: Deps, request: Request): Ctx {
+  return contextFor(deps, stateOf(request).requestId, sessionOf(request));
 }
 
 /** The developer dashboard of the signed-in account. None of these requests counts against the hourly limit. */
 export function websiteDashboardRoutes(deps: Deps) {
   return new Elysia({ name: "routes/website/dashboard" })
-    .get("/api/dashboard/usage", ({ request }) => usageThisHour(dashboardDeps(deps), sessionOf(request)), {
+    .get("/api/dashboard/usage", ({ request }) => usageThisHour(sessionCtx(deps, request)), {
       response: UsageSchema,
       detail: detail(
         "Plan and requests used this hour",
         "Read from the same rolling-hour counter the API keys spend; reading it spends nothing.",
       ),
     })
-    .get("/api/dashboard/keys", ({ request }) => listAccountKeys(dashboardDeps(deps), sessionOf(request).accountId), {
+    .get("/api/dashboard/keys", ({ request }) => listAccountKeys(sessionCtx(deps, request)), {
       response: KeyListSchema,
       detail: detail("The account's API keys, revoked ones included"),
     })
@@ -41,28 +53,27 @@ export function websiteDashboardRoutes(deps: Deps) {
       "/api/dashboard/keys",
       ({ request, set }) => {
         set.status = 201;
-        return createAccountKey(dashboardDeps(deps), sessionOf(request).accountId);
+        return createAccountKey(sessionCtx(deps, request));
       },
       {
         response: { 201: NewKeySchema },
-        detail: detail("Create an API key", "The full key is in this response only. At most 25 active keys (409)."),
+        detail: detail(
+          "Create an API key",
+          `The full key is in this response only. At most ${MAX_ACTIVE_KEYS} active keys (409).`,
+        ),
       },
     )
     .delete(
       "/api/dashboard/keys/:id",
-      ({ request, params }) => revokeAccountKey(dashboardDeps(deps), sessionOf(request).accountId, params.id),
+      ({ request, params }) => revokeAccountKey(sessionCtx(deps, request), { keyId: params.id }),
       {
         params: t.Object({ id: t.String() }),
-        response: t.Object({ id: t.String(), revoked: t.Literal(true) }),
+        response: RevokedKeySchema,
         detail: detail("Revoke an API key", "It stops working at once. Another account's key is 404."),
       },
     )
-    .get(
-      "/api/dashboard/mcp",
-      ({ request }) => mcpClientConfig(deps.env.PUBLIC_URL ? publicUrl(deps.env) : new URL(request.url).origin),
-      {
-        response: McpConfigSchema,
-        detail: detail("An MCP client configuration for this server", "Replace <YOUR_API_KEY> with a key."),
-      },
-    );
+    .get("/api/dashboard/mcp", ({ request }) => mcpClientConfig(deps, { origin: new URL(request.url).origin }), {
+      response: McpConfigSchema,
+      detail: detail("An MCP client configuration for this server", "Replace <YOUR_API_KEY> with a key."),
+    });
 }

@@ -2,10 +2,11 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../../shared/context/deps";
 import { chatsRoutes } from "../chats";
 import { chatRoutes } from "../health/chat";
-import { trackerReportRoutes } from "../health/logReports";
-import { trackerRoutes } from "../health/logs";
+import { healthLogReportRoutes } from "../health/logReports";
+import { healthLogRoutes } from "../health/logs";
 import { profileRoutes } from "../health/profile";
 import { symptomRoutes } from "../health/symptoms";
+import { modelsRoutes } from "../models";
 import { WEBSITE } from "../mount";
 import { transcribeRoutes } from "../transcribe";
 import { uploadRoutes } from "../uploads";
@@ -18,11 +19,12 @@ import { uploadRoutes } from "../uploads";
  */
 export function websiteMirrorRoutes(deps: Deps) {
   return new Elysia({ name: "routes/website/mirrors" })
-    .use(symptomRoutes(WEBSITE))
+    .use(symptomRoutes(deps, WEBSITE))
     .use(profileRoutes(deps, WEBSITE))
-    .use(trackerRoutes(deps, WEBSITE))
-    .use(trackerReportRoutes(deps, WEBSITE))
+    .use(healthLogRoutes(deps, WEBSITE))
+    .use(healthLogReportRoutes(deps, WEBSITE))
     .use(chatRoutes(deps, WEBSITE))
+    .use(modelsRoutes(deps, WEBSITE))
     .use(chatsRoutes(deps, WEBSITE))
     .use(uploadRoutes(deps, WEBSITE))
     .use(transcribeRoutes(deps, WEBSITE));

@@ -2,75 +2,103 @@ import type { UIMessageChunk } from "ai";
 import type { Deps } from "../../context/deps";
 import { replayTurn, type TurnEvent } from "../../events/turnEvents";
 
-export type StreamDeps = Pick<Deps, "redis" | "env" | "turnSubscriber" | "log">;
+export type FeedDeps = Pick<Deps, "redis" | "env" | "turnSubscriber">;
+
+/** How following a turn ended: the turn's own `end`, or the follower went away. */
+export type TurnEnd = "ok" | "error" | "aborted";
 
 /**
- * Follows one turn's events in order, exactly once each: it subscribes, replays the capped log
- * after `afterSeq` and passes live events on, skipping any already delivered; at the same time it
- * runs `start` (storing and queueing a new turn). Whatever the turn publishes before the
- * subscription is live is in the log (a chunk is appended to it before it is published), so
- * starting the turn need not wait for the subscription's round trip. It ends at a failed `start`,
- * at the turn's `end` event, or at the deadline with an error chunk, so a client never hangs.
+ * One turn's events after a sequence number, from a subscription opened before anything is read.
+ * Events that arrive before `follow` is called are held, so the subscription can be opened before
+ * the turn is queued and followed once the queueing has succeeded.
  */
-export async function followTurn(
-  deps: StreamDeps,
-  turnId: string,
-  options: {
-    afterSeq: number;
-    start?: () => Promise<void>;
-    onEvent: (event: TurnEvent) => void;
-    signal?: AbortSignal;
-  },
-): Promise<"ok" | "error" | "aborted"> {
-  let last = options.afterSeq;
-  let finish: (result: "ok" | "error" | "aborted") => void = () => {};
-  const done = new Promise<"ok" | "error" | "aborted">((resolve) => {
-    finish = resolve;
-  });
-  const deliver = (event: TurnEvent) => {
-    if (event.seq <= last) return;
-    last = event.seq;
-    options.onEvent(event);
-    if ("end" in event) finish(event.end);
-  };
-  const pending: TurnEvent[] = [];
-  let replaying = true;
-  // Subscribed, then the log replayed: from then on every event is delivered as it comes, while
-  // `start` may still be running (a fast worker's first chunk need not wait for the enqueue's reply).
-  const follow = async () => {
-    const stop = await deps.turnSubscriber.listen(turnId, (event) =>
-      replaying ? pending.push(event) : deliver(event),
-    );
+export interface TurnFeed {
+  readonly turnId: string;
+  /**
+   * Passes each event on once, in order, and resolves at the turn's `end`, at `signal`, or at
+   * CHAT_TURN_TIMEOUT_MS with an error chunk (so a client never hangs). Rejects if subscribing
+   * or replaying failed. Call it once; the subscription is closed when it settles.
+   */
+  follow(onEvent: (event: TurnEvent) => void, signal?: AbortSignal): Promise<TurnEnd>;
+  /** Closes the subscription without following (the turn itself runs on). */
+  close(): Promise<void>;
+}
+
+/**
+ * Subscribes to a turn, then replays its capped log after `afterSeq`. A worker logs each event
+ * before publishing it, so whatever it published before the subscription was live is in the log,
+ * and an event in both is dropped by its `seq`.
+ */
+export function openTurnFeed(deps: FeedDeps, turnId: string, afterSeq: number): TurnFeed {
+  const held: TurnEvent[] = [];
+  let pass: ((event: TurnEvent) => void) | undefined;
+  const subscribed = (async () => {
+    const stop = await deps.turnSubscriber.listen(turnId, (event) => (pass ? pass(event) : held.push(event)));
     try {
-      for (const event of await replayTurn(deps.redis, deps.env.REDIS_PREFIX, turnId, options.afterSeq)) deliver(event);
+      held.push(...(await replayTurn(deps.redis, deps.env.REDIS_PREFIX, turnId, afterSeq)));
     } catch (error) {
       await stop();
       throw error;
     }
-    replaying = false;
-    for (const event of pending.sort((a, b) => a.seq - b.seq)) deliver(event);
-    return stop;
+    return once(stop);
+  })();
+  // Awaited by `follow` or `close`; until then a failure must not count as unhandled.
+  subscribed.catch(() => {});
+  return {
+    turnId,
+    async follow(onEvent, signal) {
+      const stop = await subscribed;
+      let last = afterSeq;
+      let finish: (end: TurnEnd) => void = () => {};
+      const done = new Promise<TurnEnd>((resolve) => {
+        finish = resolve;
+      });
+      pass = (event) => {
+        if (event.seq <= last) return;
+        last = event.seq;
+        onEvent(event);
+        if ("end" in event) finish(event.end);
+      };
+      for (const event of held.sort((a, b) => a.seq - b.seq)) pass(event);
+      held.length = 0;
+      const deadline = setTimeout(() => {
+        const chunk: UIMessageChunk = {
+          type: "error",
+          errorText: "The assistant did not finish in time; please retry.",
+        };
+        onEvent({ seq: last + 1, chunk });
+        finish("error");
+      }, deps.env.CHAT_TURN_TIMEOUT_MS);
+      const abort = () => finish("aborted");
+      signal?.addEventListener("abort", abort);
+      if (signal?.aborted) abort();
+      try {
+        return await done;
+      } finally {
+        clearTimeout(deadline);
+        signal?.removeEventListener("abort", abort);
+        await stop();
+      }
+    },
+    async close() {
+      await subscribed.then((stop) => stop()).catch(() => {});
+    },
   };
-  const [followed, started] = await Promise.allSettled([follow(), options.start?.()]);
-  if (followed.status === "rejected") throw followed.reason;
-  const stop = followed.value;
-  if (started.status === "rejected") {
-    await stop();
-    throw started.reason;
-  }
-  const deadline = setTimeout(() => {
-    const chunk: UIMessageChunk = { type: "error", errorText: "The assistant did not finish in time; please retry." };
-    options.onEvent({ seq: last + 1, chunk });
-    finish("error");
-  }, deps.env.CHAT_TURN_TIMEOUT_MS);
-  const abort = () => finish("aborted");
-  options.signal?.addEventListener("abort", abort);
-  if (options.signal?.aborted) abort();
-  try {
-    return await done;
-  } finally {
-    clearTimeout(deadline);
-    options.signal?.removeEventListener("abort", abort);
-    await stop();
-  }
+}
+
+/** Opens a turn's feed and follows it: for a reader that has nothing to do in between. */
+export function followTurn(
+  deps: FeedDeps,
+  turnId: string,
+  options: { afterSeq: number; onEvent: (event: TurnEvent) => void; signal?: AbortSignal },
+): Promise<TurnEnd> {
+  return openTurnFeed(deps, turnId, options.afterSeq).follow(options.onEvent, options.signal);
+}
+
+function once(stop: () => Promise<void>): () => Promise<void> {
+  let stopped: Promise<void> | undefined;
+  return () => {
+    stopped ??= stop();
+    return stopped;
+  };
 }

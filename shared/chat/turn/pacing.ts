@@ -1,11 +1,9 @@
 /**
  * New chat turns start at most a few per event-loop turn. Without this, a burst of chat requests
- * (hundreds of clients opening a conversation at once) runs every request's synchronous work (auth,
- * validation, routing, building the job and the insert) back to back in one event-loop turn, and
- * the chunks of turns already streaming, which arrive over Redis pub/sub, wait behind all of it:
- * measured with 200 concurrent chats, the relay delay's p99 went from 35–143 ms to 11.5–28.4 ms.
- * Four per turn admits a burst of 200 within 50 event-loop turns; one or two gave the same relay
- * delay, eight and more gave more.
+ * runs every request's synchronous work (auth, validation, routing, building the job and the
+ * insert) back to back in one event-loop turn, and the chunks of turns already streaming, which
+ * arrive over Redis pub/sub, wait behind all of it. Four per turn measured the lowest relay delay
+ * under a burst of 200 chats (fewer gave the same delay, more a longer one; docs/benchmarks.md).
  */
 export const TURN_STARTS_PER_LOOP_TURN = 4;
 

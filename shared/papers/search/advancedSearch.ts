@@ -2,6 +2,7 @@ import { type Meilisearch, searchIndex } from "../../../search-index/client";
 import { indexUid } from "../../../search-index/indexes";
 import { baseArxivId, type Paper } from "../../records/paper";
 import { noPapers, papersJson, papersOf } from "../page";
+import type { SortBy, SortOrder } from "../schemas";
 import { fromPaperHit, PAPER_HIT_FIELDS, type PaperHit, paperKey, SEARCHABLE_FIELDS } from "./document";
 import {
   emptyPage,
@@ -15,9 +16,6 @@ import {
 export const FILTER_KEYS = ["all", "id", "ti", "au", "abs", "cat", "jr", "co", "rn"] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 export type Filters = Partial<Record<FilterKey, string>>;
-
-export type SortBy = "relevance" | "submittedDate" | "lastUpdatedDate";
-export type SortOrder = "ascending" | "descending";
 
 /** Which fields each word-aware filter searches. */
 const TEXT_FIELDS: Record<Exclude<FilterKey, "id" | "cat">, string[]> = {

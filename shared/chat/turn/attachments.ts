@@ -1,0 +1,112 @@
+import type { UIMessage } from "ai";
+import type { Ctx } from "../../context/ctx";
+import type { Deps } from "../../context/deps";
+import { AppError } from "../../core/errors";
+import { isUuid } from "../../core/formats";
+import { unavailable } from "../../core/unavailable";
+import { uploadKey } from "../../storage/storage";
+import { findUploadsByIds, listPages } from "../../uploads/repository";
+
+/** Attachments on both sides of the queue: what the API checks, and what the model is sent. */
+
+type Part = UIMessage["parts"][number];
+
+/**
+ * Attachments must be the caller's own ready `health` uploads: unknown or another account's → 404,
+ * not ready yet or failed → 409 (the spec's "attachment conflict"). PDFs and text files reach the
+ * model as their extracted text (any model reads that); images need a model that reads images.
+ */
+export async function checkAttachments(
+  ctx: Ctx,
+  ids: readonly string[],
+): Promise<{ modalities: "image"[]; textCharacters: number }> {
+  if (ids.length === 0) return { modalities: [], textCharacters: 0 };
+  const valid = ids.filter(isUuid);
+  const rows = valid.length
+    ? await findUploadsByIds(ctx.sql, ctx.accountId, valid).catch(unavailable("PostgreSQL"))
+    : [];
+  const byId = new Map(rows.map((row) => [row.fileId, row]));
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (!row) throw new AppError("NOT_FOUND", `No uploaded file with id ${id}.`);
+    if (row.status !== "ready") {
+      const why =
+        row.status === "failed" ? `failed processing: ${row.failureReason}` : `is ${row.status}, not ready yet`;
+      throw new AppError("CONFLICT", `Attachment ${id} ${why}.`);
+    }
+  }
+  // An image costs about width × height / 750 tokens (the size models bill for; the model copy when there is one).
+  const imageTokens = rows.reduce((sum, row) => {
+    const size = row.details.modelCopy ?? row.details;
+    return sum + (size.width && size.height ? Math.ceil((size.width * size.height) / 750) : 0);
+  }, 0);
+  return {
+    modalities: rows.some((row) => row.contentType.startsWith("image/")) ? ["image"] : [],
+    textCharacters: rows.reduce((sum, row) => sum + (row.details.textCharacters ?? 0), 0) + imageTokens * 4,
+  };
+}
+
+/**
+ * What an attachment adds to its message: images as a file part (the downscaled copy when there
+ * is one; routing already made sure the model reads images), PDFs as a file part for a model that
+ * reads PDFs and as their extracted text otherwise, text files as their text.
+ */
+export async function attachmentParts(
+  deps: Deps,
+  accountId: string,
+  ids: readonly string[],
+  readsPdf: boolean,
+): Promise<Part[]> {
+  if (ids.length === 0) return [];
+  const rows = await findUploadsByIds(deps.sql, accountId, [...ids]);
+  const parts: Part[] = [];
+  for (const row of rows) {
+    if (row.status !== "ready") continue;
+    if (row.contentType.startsWith("image/")) {
+      const bytes = row.details.modelCopy
+        ? await deps.uploads.storage.read(uploadKey(row.accountId, row.fileId, "model.jpg"))
+        : await processedOriginal(deps, row);
+      if (!bytes) continue;
+      const mediaType = row.details.modelCopy ? "image/jpeg" : row.contentType;
+      parts.push({ type: "file", mediaType, filename: row.filename, url: dataUrl(mediaType, bytes) });
+      continue;
+    }
+    if (row.contentType === "application/pdf" && readsPdf) {
+      const bytes = await processedOriginal(deps, row);
+      if (bytes) {
+        parts.push({
+          type: "file",
+          mediaType: row.contentType,
+          filename: row.filename,
+          url: dataUrl(row.contentType, bytes),
+        });
+        continue;
+      }
+    }
+    const pages = await listPages(deps.sql, row.fileId);
+    const body = pages.map((text, i) => (pages.length > 1 ? `[page ${i + 1}]\n${text}` : text)).join("\n\n");
+    parts.push({ type: "text", text: `Attached file "${row.filename}" (${row.contentType}):\n${body}` });
+  }
+  return parts;
+}
+
+function dataUrl(mediaType: string, bytes: Uint8Array): string {
+  return `data:${mediaType};base64,${Buffer.from(bytes).toString("base64")}`;
+}
+
+/**
+ * An upload's original bytes, only if they are still the ones processing checked. With S3 the
+ * client PUTs to the bucket's presigned URL, which the bucket accepts again until it lapses, so the
+ * object may have been replaced since (another size, another type): its size, then its SHA-256,
+ * must match what was recorded. A PDF falls back to its extracted text; an image is left out.
+ */
+async function processedOriginal(
+  deps: Deps,
+  row: { accountId: string; fileId: string; size: number; sha256: string | null },
+): Promise<Uint8Array | undefined> {
+  const key = uploadKey(row.accountId, row.fileId);
+  const bytes = (await deps.uploads.storage.size(key)) === row.size ? await deps.uploads.storage.read(key) : undefined;
+  if (bytes && new Bun.CryptoHasher("sha256").update(bytes).digest("hex") === row.sha256) return bytes;
+  deps.log.warn("upload changed since processing; not sent to the model", { fileId: row.fileId });
+  return undefined;
+}

@@ -1,0 +1,28 @@
+import { AppError } from "../core/errors";
+
+/** Condition names as callers send them: `q`, or REST's alias `name`. */
+export interface NameInput {
+  q?: string;
+  name?: string;
+}
+
+/** Default and largest number of candidates a search returns. */
+export const SEARCH_DEFAULT = 10;
+
+function invalid(path: string, message: string): AppError {
+  return new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
+    details: [{ in: "query", path, message }],
+  });
+}
+
+/** `q` or its alias `name`: one of them, or both with the same value; at least 2 characters once trimmed. */
+export function conditionName(input: NameInput): string {
+  const { q, name } = input;
+  if (q !== undefined && name !== undefined && q.trim() !== name.trim()) {
+    throw invalid("/name", "q and name are the same field; send one, or the same value");
+  }
+  const given = (q ?? name)?.trim();
+  if (given === undefined) throw invalid("/q", "Expected q (or its alias name)");
+  if (given.length < 2) throw invalid(q === undefined ? "/name" : "/q", "Expected at least 2 non-blank characters");
+  return given;
+}
