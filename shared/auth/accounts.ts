@@ -7,9 +7,9 @@ import * as repo from "./accountRepository";
 import { bumpAuthVersions } from "./apiKeys";
 
 /**
- * Account administration: the admin CLI, the demo seed and the dashboard's key verbs. It acts for
- * no signed-in account; Redis (under `redisPrefix`) tells API processes about revocations and plan
- * changes. A plain object of three fields, so a script needs no whole process context.
+ * Account administration: accounts, their keys and plans. It acts for no signed-in account, so its
+ * context is the database and Redis (under `redisPrefix`, to tell API processes about revocations
+ * and plan changes), which a script builds without a whole process context.
  */
 export type AdminCtx = Pick<SystemCtx, "sql" | "redis"> & { redisPrefix: string };
 

@@ -13,18 +13,17 @@ const LOG_MAX = 5_000;
 const LOG_TTL_SECONDS = 3_600;
 /**
  * After `end`, the log only serves relays that subscribed just before it (a reconnect now gets 204
- * and reads the stored reply), so it goes soon: kept for the hour, the logs of finished turns were
- * most of this deployment's Redis memory in the load run (about 11 KB per turn, docs/reliability.md).
+ * and reads the stored reply), so it goes soon: kept for the hour, the logs of finished turns would
+ * be most of Redis's memory under load (docs/reliability.md).
  */
 export const LOG_TTL_AFTER_END_SECONDS = 60;
 
 /**
  * Publishes a turn's events in order. The first goes out at once (the client's time to first
  * chunk); after it, events produced in one event-loop task go out together, as one pipeline (one
- * socket write): a model that yields many chunks at once (the offline model yields a whole answer)
- * cost a pipeline and a write per chunk before, the largest part of a worker's CPU per turn. A
- * streaming provider's chunks come in separate tasks and go out as they come. Each event's promise
- * settles when the send that carried it has.
+ * socket write), so a model that yields many chunks at once (the offline model yields a whole
+ * answer) does not cost a write per chunk. A streaming provider's chunks come in separate tasks
+ * and go out as they come. Each event's promise settles when the send that carried it has.
  */
 export function turnPublisher(redis: Redis, prefix: string, turnId: string, startAfter = 0) {
   const keys = redisKeys(prefix);

@@ -2,7 +2,7 @@ import type { UIMessageChunk } from "ai";
 import type { Deps } from "../../context/deps";
 import { replayTurn, type TurnEvent } from "../../events/turnEvents";
 
-export type FeedDeps = Pick<Deps, "redis" | "env" | "turnSubscriber">;
+type FeedDeps = Pick<Deps, "redis" | "env" | "turnSubscriber">;
 
 /** How following a turn ended: the turn's own `end`, or the follower went away. */
 export type TurnEnd = "ok" | "error" | "aborted";

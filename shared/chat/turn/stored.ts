@@ -10,7 +10,7 @@ import type { ChatTurn } from "../../jobs/payloads/chatTurn";
  */
 
 /** How long a worker waits for the API's word. */
-export const TURN_STORED_WAIT_MS = 10_000;
+const TURN_STORED_WAIT_MS = 10_000;
 /** The word outlives any wait for it; a turn read after the commit never takes it. */
 const WORD_TTL_SECONDS = 60;
 
