@@ -77,22 +77,36 @@ function pageResponse(page: PaperPageJson, extra?: Record<string, unknown>): Res
   return jsonResponse(pageJson(page, extra));
 }
 
+/** Fresh objects per app: Elysia's hook merging can write into a route's `detail`. */
+const paperDocs = () => ({
+  titleSearch: {
+    tags: ["Papers"],
+    summary: "Search paper titles",
+    description:
+      "Every query word must match a whole word of the title (case and diacritics folded, no typos or prefixes); quoted words must appear together.",
+    security: SECURITY,
+  },
+  fieldedSearch: {
+    tags: ["Papers"],
+    summary: "Fielded paper search",
+    description:
+      "Filters are ANDed. Text filters match whole words (see the README); `au` takes a comma-separated list of names, all required; `cat` matches a category exactly or every category of an archive; `id` matches the paper id with or without version.",
+    security: SECURITY,
+  },
+  paper: {
+    tags: ["Papers"],
+    summary: "One paper by arXiv id, with or without version (`0704.0001`, `hep-th/9901001v2`)",
+    security: SECURITY,
+  },
+});
+
 export function paperRoutes(deps: Deps) {
+  const docs = paperDocs();
   return new Elysia({ name: "routes/papers" })
     .get(
       "/api/v1/papers/search",
       async ({ request, query }) => pageResponse(await searchPaperTitles(ctxOf(deps, request), query)),
-      {
-        query: TitleQuery,
-        response: PaperPageSchema,
-        detail: {
-          tags: ["Papers"],
-          summary: "Search paper titles",
-          description:
-            "Every query word must match a whole word of the title (case and diacritics folded, no typos or prefixes); quoted words must appear together.",
-          security: SECURITY,
-        },
-      },
+      { query: TitleQuery, response: PaperPageSchema, detail: docs.titleSearch },
     )
     .post(
       "/api/v1/papers/search",
@@ -101,25 +115,11 @@ export function paperRoutes(deps: Deps) {
         const result = await searchPapersFielded(ctxOf(deps, request), input);
         return pageResponse(result.page, { query: result.query });
       },
-      {
-        body: AdvancedBody,
-        response: AdvancedPageSchema,
-        detail: {
-          tags: ["Papers"],
-          summary: "Fielded paper search",
-          description:
-            "Filters are ANDed. Text filters match whole words (see the README); `au` takes a comma-separated list of names, all required; `cat` matches a category exactly or every category of an archive; `id` matches the paper id with or without version.",
-          security: SECURITY,
-        },
-      },
+      { body: AdvancedBody, response: AdvancedPageSchema, detail: docs.fieldedSearch },
     )
     .get("/api/v1/papers/*", ({ request, params }) => getPaper(ctxOf(deps, request), { id: paperIdOf(params["*"]) }), {
       response: PaperSchema,
-      detail: {
-        tags: ["Papers"],
-        summary: "One paper by arXiv id, with or without version (`0704.0001`, `hep-th/9901001v2`)",
-        security: SECURITY,
-      },
+      detail: docs.paper,
     });
 }
 

@@ -14,7 +14,7 @@ export interface ReadResult {
 /**
  * Reads a MONDO file in any of the accepted formats, gzip or not, recognised by content rather
  * than by name. Whole-file: OBO Graphs JSON cannot be streamed with JSON.parse, and a full MONDO
- * release (≈ 30k classes) fits in memory easily.
+ * release fits in memory easily.
  */
 export function readMondo(bytes: Uint8Array<ArrayBuffer>): ReadResult {
   const raw = bytes[0] === 0x1f && bytes[1] === 0x8b ? Bun.gunzipSync(bytes) : bytes;

@@ -1,9 +1,10 @@
 /**
- * A small per-process cache of condition lookups. MONDO terms and papers change only when a loader
- * runs, while the same few names (asthma, diabetes, …) are asked again and again by the API, the
- * chat and MCP tools; a cached answer skips two Meilisearch round trips and PostgreSQL. Entries live
- * TTL_MS, so a reload shows within that time; the oldest entry goes first when the cache is full.
- * `null` records "no acceptable match", so repeated misses are cheap too.
+ * A small per-process cache of condition lookups, held by the REST condition routes (the MCP and
+ * chat tools look up afresh). MONDO terms and papers change only when a loader runs, while the same
+ * few names (asthma, diabetes, …) are asked again and again; a cached answer skips two Meilisearch
+ * round trips and PostgreSQL. Entries live TTL_MS, so a reload shows within that time; the oldest
+ * entry goes first when the cache is full. `null` records "no acceptable match", so repeated misses
+ * are cheap too.
  */
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 5_000;

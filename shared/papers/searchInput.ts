@@ -20,7 +20,7 @@ export function paging(ctx: Pick<Ctx, "plans" | "plan">, input: Paging): { page:
 
 export interface FieldedInput extends DateRanges, Paging {
   filters: Filters;
-  /** REST's aliases of `page` and `limit` (arXiv's names): either name, or both with one value. */
+  /** REST's aliases of `page` and `limit`: either name, or both with one value. */
   startIndex?: number;
   maxResults?: number;
   /** Unknown values fall back to relevance and ascending instead of failing (REST spec rule 2). */

@@ -101,8 +101,6 @@ export async function lookupRxnorm(rxnav: UpstreamConfig, query: MedicationQuery
     getJson<Ndcs>(rxnav, `${path}/ndcs.json`),
   ]);
   const concepts = (related?.allRelatedGroup?.conceptGroup ?? []).flatMap((group) => group.conceptProperties ?? []);
-  const pick = (keep: (tty: string) => boolean) =>
-    concepts.filter((c) => keep(c.tty)).map(({ rxcui, name, tty }) => ({ rxcui, name, tty }));
   const ndcList = ndcs?.ndcGroup?.ndcList?.ndc ?? [];
   return {
     found: true,
@@ -111,9 +109,7 @@ export async function lookupRxnorm(rxnav: UpstreamConfig, query: MedicationQuery
     rxcui: properties.rxcui,
     name: properties.name,
     tty: properties.tty,
-    ingredients: pick((tty) => INGREDIENT_TTYS.has(tty)),
-    brands: pick((tty) => tty === "BN"),
-    products: pick((tty) => PRODUCT_TTYS.has(tty)).slice(0, MAX_PRODUCTS),
+    ...relatedConcepts(concepts),
     properties: (allProperties?.propConceptGroup?.propConcept ?? []).map((p) => ({
       category: p.propCategory,
       name: p.propName,
@@ -126,5 +122,16 @@ export async function lookupRxnorm(rxnav: UpstreamConfig, query: MedicationQuery
       url: `https://mor.nlm.nih.gov/RxNav/search?searchBy=RXCUI&searchTerm=${properties.rxcui}`,
       retrievedAt,
     },
+  };
+}
+
+/** The related concepts a reference lists, by term type. */
+function relatedConcepts(concepts: ConceptProperties[]): Pick<RxnormPart, "ingredients" | "brands" | "products"> {
+  const pick = (keep: (tty: string) => boolean) =>
+    concepts.filter((c) => keep(c.tty)).map(({ rxcui, name, tty }) => ({ rxcui, name, tty }));
+  return {
+    ingredients: pick((tty) => INGREDIENT_TTYS.has(tty)),
+    brands: pick((tty) => tty === "BN"),
+    products: pick((tty) => PRODUCT_TTYS.has(tty)).slice(0, MAX_PRODUCTS),
   };
 }

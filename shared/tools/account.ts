@@ -4,7 +4,7 @@ import { AccountInfoSchema } from "../auth/schemas";
 import { AppError } from "../core/errors";
 import { UploadInfoSchema } from "../uploads/schemas";
 import { getUpload } from "../uploads/verbs";
-import { READ_ONLY } from "./context";
+import { READ_ONLY } from "./annotations";
 import { defineTool } from "./types";
 
 export const getAccountTool = defineTool({

@@ -3,7 +3,7 @@ import { ConditionDetailSchema, ConditionLookupSchema, ConditionSearchSchema } f
 import { SEARCH_DEFAULT } from "../conditions/searchInput";
 import { getCondition, lookupCondition, PAPERS_DEFAULT, searchConditions } from "../conditions/verbs";
 import { PaperSchema } from "../records/paper";
-import { READ_ONLY } from "./context";
+import { READ_ONLY } from "./annotations";
 import { defineTool } from "./types";
 
 /** Condition tools: the verbs of /api/v1/health/condition*, with its plan gate. */

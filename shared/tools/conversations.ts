@@ -3,7 +3,7 @@ import { ChatListSchema, ChatSummarySchema, ConversationSchema } from "../conver
 import { getConversation, listChats, patchChat, removeChat, shareChat } from "../conversations/verbs";
 import { AppError } from "../core/errors";
 import { ModelInfoSchema, modelsForPlan } from "../llm/models";
-import { DELETE, READ_ONLY, WRITE, WRITE_IDEMPOTENT } from "./context";
+import { DELETE, READ_ONLY, WRITE, WRITE_IDEMPOTENT } from "./annotations";
 import { defineTool } from "./types";
 
 /** The verbs of /api/v1/chats and /api/v1/models, as tools. */

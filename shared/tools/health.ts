@@ -2,7 +2,7 @@ import { Type as T } from "@sinclair/typebox";
 import { deleteProfile, getProfile, saveProfile } from "../health/profile";
 import { LogKindSchema, ProfileDeletionSchema, ProfileInputSchema, ProfileSchema } from "../health/schemas";
 import { listSymptomOptions, SymptomOptionsSchema } from "../health/symptoms";
-import { DELETE, READ_ONLY, WRITE_IDEMPOTENT } from "./context";
+import { DELETE, READ_ONLY, WRITE_IDEMPOTENT } from "./annotations";
 import { defineTool } from "./types";
 
 /**

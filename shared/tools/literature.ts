@@ -2,7 +2,7 @@ import { Type as T } from "@sinclair/typebox";
 import { PaginationSchema, papersOf } from "../papers/page";
 import { searchPapersFielded } from "../papers/verbs";
 import { PaperSchema } from "../records/paper";
-import { READ_ONLY } from "./context";
+import { READ_ONLY } from "./annotations";
 import { defineTool } from "./types";
 
 const SearchOutput = T.Object({

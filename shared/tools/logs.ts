@@ -11,7 +11,7 @@ import {
   LOG_PAGE,
 } from "../health/schemas";
 import { HealthLogSummarySchema } from "../health/summary";
-import { DELETE, READ_ONLY, WRITE } from "./context";
+import { DELETE, READ_ONLY, WRITE } from "./annotations";
 import { defineTool } from "./types";
 
 /**

@@ -19,7 +19,7 @@ import {
   searchPaperTitles,
 } from "../papers/verbs";
 import { type Paper, PaperSchema } from "../records/paper";
-import { READ_ONLY } from "./context";
+import { READ_ONLY } from "./annotations";
 import { defineTool } from "./types";
 
 /** Paper tools over the same verbs as /api/v1/papers, with the paging and echo schemas of shared/papers/schemas.ts. */

@@ -1,7 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import { lookupMedication } from "../references/medication";
 import { LABEL_SECTIONS, MedicationReferenceSchema } from "../references/schemas";
-import { READ_ONLY_OPEN } from "./context";
+import { READ_ONLY_OPEN } from "./annotations";
 import { defineTool } from "./types";
 
 /**

@@ -16,7 +16,7 @@ const WORD_TTL_SECONDS = 60;
 
 /** The API's word on a queued turn's message; rejects if Redis did not take it. */
 export async function tellStored(ctx: Pick<Deps, "redis" | "env">, turnId: string, stored: boolean): Promise<void> {
-  const key = redisKeys(ctx.env.REDIS_PREFIX).turnStoredWord(turnId);
+  const key = redisKeys(ctx.env.REDIS_PREFIX).turnStored(turnId);
   const results = await ctx.redis
     .multi()
     .lpush(key, stored ? "stored" : "failed")
@@ -28,7 +28,7 @@ export async function tellStored(ctx: Pick<Deps, "redis" | "env">, turnId: strin
 
 /** Whether a queued turn's message is stored: the API's word once it knows, else PostgreSQL. */
 export async function awaitStored(deps: Pick<Deps, "redis" | "env" | "sql">, turn: ChatTurn): Promise<boolean> {
-  const key = redisKeys(deps.env.REDIS_PREFIX).turnStoredWord(turn.turnId);
+  const key = redisKeys(deps.env.REDIS_PREFIX).turnStored(turn.turnId);
   const word = await blockingPop(deps.redis, key, TURN_STORED_WAIT_MS).catch(() => null);
   if (word) return word === "stored";
   return (await listMessages(deps.sql, turn.chatId)).some((message) => message.id === turn.turnId);

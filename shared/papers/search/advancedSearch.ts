@@ -155,16 +155,36 @@ export async function searchAdvanced(
 ): Promise<PaperPageJson> {
   const uid = indexUid(indexPrefix, "papers");
   const planned = searchPlan(query);
-  const { texts, base, offset } = planned;
-  if (offset >= MAX_REACHABLE_HITS) return emptyPage(query.page, query.limit);
+  if (planned.offset >= MAX_REACHABLE_HITS) return emptyPage(query.page, query.limit);
   const single = singleSearchBody(planned, query);
-  if (single) {
-    const page = await searchPaperPage(meili, uid, single, query);
-    if (!query.highlight || noPapers(page)) return page;
-    const papers = papersOf(page);
-    return toJson(await withHighlights(meili, uid, { data: papers, pagination: page.pagination }, texts));
-  }
+  if (!single) return searchIntersection(meili, uid, planned, query);
+  const page = await searchPaperPage(meili, uid, single, query);
+  if (!query.highlight || noPapers(page)) return page;
+  const papers = papersOf(page);
+  return toJson(await withHighlights(meili, uid, { data: papers, pagination: page.pagination }, planned.texts));
+}
 
+/** Several text conditions: the page of the papers matching all of them, in the first one's order. */
+async function searchIntersection(
+  meili: Meilisearch,
+  uid: string,
+  planned: SearchPlan,
+  query: AdvancedQuery,
+): Promise<PaperPageJson> {
+  const matching = await keysMatchingAll(meili, uid, planned);
+  const window = matching.slice(planned.offset, planned.offset + query.limit + 1);
+  if (window.length === 0) return emptyPage(query.page, query.limit);
+  const hits = await papersByKey(meili, uid, window);
+  const hasMore = hits.length > query.limit;
+  const page: PaperPage = {
+    data: hits.slice(0, query.limit),
+    pagination: { page: query.page, limit: query.limit, hasMore, nextPage: hasMore ? query.page + 1 : null },
+  };
+  return toJson(query.highlight ? await withHighlights(meili, uid, page, planned.texts) : page);
+}
+
+/** The keys of the papers every text condition matches (each within the reachable hits), in the first one's order. */
+async function keysMatchingAll(meili: Meilisearch, uid: string, { texts, base }: SearchPlan): Promise<string[]> {
   const lists = await Promise.all(
     texts.map((text) =>
       searchIndex<{ pk: string }>(meili, uid, {
@@ -178,23 +198,19 @@ export async function searchAdvanced(
   );
   const [first = [], ...rest] = lists;
   const others = rest.map((list) => new Set(list));
-  const matching = first.filter((pk) => others.every((set) => set.has(pk)));
-  const window = matching.slice(offset, offset + query.limit + 1);
-  if (window.length === 0) return emptyPage(query.page, query.limit);
+  return first.filter((pk) => others.every((set) => set.has(pk)));
+}
+
+/** The papers of these keys, in their order; a key whose document is gone by now is skipped. */
+async function papersByKey(meili: Meilisearch, uid: string, keys: string[]): Promise<Paper[]> {
   const found = await searchIndex<PaperHit>(meili, uid, {
     q: "",
-    filter: `pk IN [${window.map(quote).join(", ")}]`,
+    filter: `pk IN [${keys.map(quote).join(", ")}]`,
     attributesToRetrieve: PAPER_HIT_FIELDS,
-    limit: window.length,
+    limit: keys.length,
   });
   const byKey = new Map(found.hits.map(fromPaperHit).map((paper) => [paperKey(paper.id), paper]));
-  const hits = window.map((pk) => byKey.get(pk)).filter((hit): hit is Paper => hit !== undefined);
-  const hasMore = hits.length > query.limit;
-  const page: PaperPage = {
-    data: hits.slice(0, query.limit),
-    pagination: { page: query.page, limit: query.limit, hasMore, nextPage: hasMore ? query.page + 1 : null },
-  };
-  return toJson(query.highlight ? await withHighlights(meili, uid, page, texts) : page);
+  return keys.map((pk) => byKey.get(pk)).filter((hit): hit is Paper => hit !== undefined);
 }
 
 function toJson(page: PaperPage): PaperPageJson {
@@ -237,17 +253,19 @@ async function withHighlights(
     });
     for (const hit of result.hits) {
       const target = highlights.get(String(hit.id));
-      const formatted = hit._formatted ?? {};
-      for (const field of Object.keys(hit._matchesPosition ?? {})) {
-        const name = field.split(".")[0] as string;
-        const value = formatted[name];
-        if (target && value !== undefined && value !== null) {
-          target[name] = Array.isArray(value)
-            ? value.filter((v) => String(v).includes("<em>")).join("; ")
-            : String(value);
-        }
-      }
+      if (target) addMatchedFields(target, hit);
     }
   }
   return { ...page, data: page.data.map((paper) => ({ ...paper, highlight: highlights.get(paper.id) ?? {} })) };
+}
+
+/** The hit's fields that matched, as Meilisearch formatted them; of a list field, only the matching items. */
+function addMatchedFields(target: Highlights, hit: HighlightHit): void {
+  const formatted = hit._formatted ?? {};
+  for (const field of Object.keys(hit._matchesPosition ?? {})) {
+    const name = field.split(".")[0] as string;
+    const value = formatted[name];
+    if (value === undefined || value === null) continue;
+    target[name] = Array.isArray(value) ? value.filter((v) => String(v).includes("<em>")).join("; ") : String(value);
+  }
 }

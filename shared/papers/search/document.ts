@@ -9,14 +9,11 @@ export function paperKey(id: string): string {
 /**
  * What Meilisearch stores per paper: the fields searches match, filter, sort and facet on, plus
  * `record`, the API's paper as base64-encoded JSON. Searches retrieve only `record`. Meilisearch
- * turns every field of a hit into JSON values whatever a search retrieves, so a hit's cost grows
- * with what the document holds: measured on the 145k papers, 20 hits with the API's fields as
- * separate (nested) attributes cost 1.39 ms of Meilisearch CPU per search, the same hits as one
- * string ~0.8 ms. Base64 rather than JSON text: a JSON string would escape every quote of the
- * record, which the API would have to parse out again (~65 µs per page, against ~14 µs to find
- * and decode base64; Meilisearch's cost is the same or slightly lower). docs/benchmarks.md,
- * session 18. Display-only fields (parsed authors, versions, licence, links, ISO dates) live only
- * in `record`.
+ * turns every field of a hit into JSON values whatever a search retrieves, so a hit costs less as
+ * one string than as the API's fields in separate (nested) attributes. Base64 rather than JSON
+ * text: a JSON string would escape every quote of the record, which the API would have to undo,
+ * while base64 is found and decoded cheaply (measurements in docs/benchmarks.md). Display-only
+ * fields (parsed authors, versions, licence, links, ISO dates) live only in `record`.
  */
 export type PaperDocument = Pick<
   Paper,
