@@ -3,7 +3,7 @@ import type { Deps } from "../../shared/context/deps";
 import { EXPOSITION_CONTENT_TYPE } from "../../shared/core/metrics";
 import { authorizeScrape, exposeMetrics } from "../../shared/system/metricsExposition";
 
-/** GET /metrics for Prometheus; who may read it is decided in shared/services/metricsExposition.ts. */
+/** GET /metrics for Prometheus; who may read it is decided in shared/system/metricsExposition.ts. */
 export function metricsRoutes(deps: Pick<Deps, "env" | "redis" | "queues" | "log">) {
   return new Elysia({ name: "routes/metrics" }).get(
     "/metrics",

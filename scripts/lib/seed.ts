@@ -72,7 +72,7 @@ export async function loadWhenEmpty(
 /**
  * Rebuilds the paper search index from PostgreSQL (`papers:reindex`, through the queue) when it
  * holds fewer papers than the table: after an upgrade emptied an index of an earlier document
- * layout (search-index/settings.ts), or when Meilisearch's data was lost.
+ * layout (shared/indexing/settings.ts), or when Meilisearch's data was lost.
  */
 export async function reindexWhenBehind(env: Env, childEnv: Record<string, string | undefined>): Promise<boolean> {
   const sql = createSql(databaseUrl(env), { max: 1 });

@@ -74,7 +74,7 @@ export const EnvSchema = T.Object({
   /**
    * The queues this worker process runs, comma-separated (e.g. `chat` or `papers,conditions`), so
    * each queue can be scaled with its own processes; unset → every queue. Names are checked against
-   * the catalog when the workers start (shared/jobs.ts `selectQueues`).
+   * the catalog when the workers start (shared/jobs/catalog.ts `selectQueues`).
    */
   WORKER_QUEUES: T.Optional(T.String({ pattern: "^[a-z, ]+$" })),
   /*

@@ -47,8 +47,8 @@ export function selectQueues(list: string | undefined): readonly QueueName[] {
 
 /**
  * Jobs each worker process runs at once per queue. Meilisearch merges document tasks that are
- * queued together into one indexing batch, whose fixed cost dominates small batches; eight paper
- * jobs in flight give it enough to merge.
+ * queued together into one indexing batch, whose fixed cost dominates small batches: many paper
+ * jobs in flight give it large batches to merge.
  */
 export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
   maintenance: 1,

@@ -16,7 +16,7 @@ export const ANTHROPIC_MAX_OUTPUT_TOKENS = 4096;
 /**
  * The AI SDK model behind a catalog entry, with the deployment's credentials and base URLs. Keys
  * and base URLs are always passed explicitly: left undefined, the provider SDKs would read them
- * from the process environment on their own, behind shared/env.ts's back.
+ * from the process environment on their own, behind shared/core/env.ts's back.
  */
 export function languageModelFor(entry: ModelEntry, env: Env): LanguageModel {
   switch (entry.provider) {

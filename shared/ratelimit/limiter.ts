@@ -17,18 +17,19 @@ import { leasePauseKey, runConsume, runHandBack, runPeek } from "./scripts";
  * written before entries carried their slot counts, which were all one slot each) is recounted from
  * the log.
  *
- * The same script checks the key's auth version (bumped on revocation or plan change), so one round
+ * consume.lua also checks the key's auth version (bumped on revocation or plan change), so one round
  * trip both validates the API process's cached key and takes slots. Time comes from Redis, so every
  * API process shares one clock; counting and deciding are atomic.
  *
  * Leases: a busy key may take up to `want` slots at once and spend them in-process for
- * `leaseMs`, which saves a Redis round trip on most requests. Leased slots are logged at the end of
+ * LEASE_MS, which saves a Redis round trip on most requests. Leased slots are logged at the end of
  * the lease (never earlier than the requests that use them), so the window stays conservative, and
- * unused ones are handed back. Leases are only granted while more than `threshold` slots are free:
+ * unused ones are handed back. Leases are only granted while more than LEASE_THRESHOLD slots are free:
  * near the limit every request asks Redis. A refusal says whether leases are still running; the
  * caller then recalls them (every process hands back what it has not used) and asks again, so with
  * N allowed exactly N of N+k concurrent requests pass, whichever processes serve them.
  */
+
 /** A process-unique prefix plus a counter: unique slot ids without a random draw per request. */
 const SLOT_PREFIX = Bun.randomUUIDv7("base64url");
 let slotCounter = 0;

@@ -17,8 +17,8 @@ import { contextFor } from "../../shared/context/ctx";
 import { redisUrl } from "../../shared/core/env";
 import { createRedis } from "../../shared/core/redis";
 import { createOfflineModel } from "../../shared/llm/offline/model";
-import { CHAT_TOOLS } from "../../shared/tools";
 import { toAiSdkTools } from "../../shared/tools/aiSdk";
+import { CHAT_TOOLS } from "../../shared/tools/chatTools";
 import { HOP_QUEUE, hopChannel } from "./queueHop";
 import { benchWorld, serve } from "./world";
 

@@ -114,7 +114,7 @@ describe("faults: dependencies stopped under load", () => {
 
       const summary = expectOnlySuccessOr503(outcomes);
       // Requests sent once Redis was gone and answered before it was back. Some may still succeed on
-      // request slots leased from Redis before the outage (shared/services/slotLeases.ts); the rest are 503.
+      // request slots leased from Redis before the outage (shared/ratelimit/leases.ts); the rest are 503.
       const during = duringOutages(outcomes, windows);
       const refused = during.filter((o) => o.status === 503 && o.errorCode === "UNAVAILABLE");
       expect(refused.length, "requests refused during the outage").toBeGreaterThan(0);
