@@ -16,7 +16,7 @@ import {
 import { createJobMetricsRecorder } from "../shared/jobs/metrics";
 import { scheduleRepeatableJobs } from "../shared/jobs/queue";
 import "../shared/core/formats";
-import { ON_FINAL_FAILURE, PROCESSORS } from "./processors";
+import { finalFailure, processJob } from "./processors";
 
 /** Queues whose jobs wait for other jobs (a chat turn for its reference lookups): closed first on shutdown. */
 const WAITS_ON_OTHER_JOBS = new Set<string>(["chat"]);
@@ -45,7 +45,7 @@ export async function startWorkers(
     const spec = JOBS[job.name];
     if (!Value.Check(spec.payload, job.data)) throw new UnrecoverableError(`Invalid payload for ${job.name}`);
     try {
-      return await (PROCESSORS[job.name] as (d: Deps, p: unknown, j: Job) => Promise<unknown>)(deps, job.data, job);
+      return await processJob(deps, job, job.name);
     } catch (error) {
       if (error instanceof AppError && error.status < 500) throw new UnrecoverableError(error.message);
       throw error;
@@ -65,15 +65,12 @@ export async function startWorkers(
   for (const worker of workers) {
     worker.on("failed", (job, error) => {
       log.warn("job failed", { job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, error });
-      const cleanUp =
-        job && isJobName(job.name)
-          ? (ON_FINAL_FAILURE[job.name] as ((d: Deps, p: unknown, r: string) => Promise<void>) | undefined)
-          : undefined;
-      if (!job || !cleanUp) return;
+      if (!job || !isJobName(job.name)) return;
+      const name = job.name;
       // Only final failures (no attempt left, or stalled beyond the limit) get their job's clean-up.
       void job
         .isFailed()
-        .then((final) => (final ? cleanUp(deps, job.data, error.message) : undefined))
+        .then((final) => (final ? finalFailure(deps, job, name, error.message) : undefined))
         .catch((cause) => log.error("job failure clean-up failed", { job: job.name, jobId: job.id, error: cause }));
     });
     worker.on("error", (error) => log.error("worker error", { error }));

@@ -1,9 +1,10 @@
 import { indexUid } from "../../search-index/indexes";
 import { finishedTask } from "../../search-index/taskWatcher";
 import type { SystemCtx } from "../context/ctx";
+import type { JobPayload } from "../jobs/catalog";
 import { listPapersInRange, upsertPapers } from "../papers/repository";
 import { toPaperDocument } from "../papers/search/document";
-import type { Paper } from "../records/paper";
+import { type Paper, toPaper } from "../records/paper";
 
 /** A batch may wait behind many others: a full snapshot's batches queue up in Meilisearch. */
 const SEARCH_WRITE_TIMEOUT_MS = 600_000;
@@ -59,4 +60,18 @@ export async function searchApplied(ctx: Pick<SystemCtx, "meili">, write: Search
     throw new Error(`Meilisearch task ${task.uid} ${task.status}: ${JSON.stringify(task.error)}`);
   }
   return { papers: write.papers };
+}
+
+/**
+ * PostgreSQL, then Meilisearch's task, then the wait for it. While it waits the job holds no
+ * records: they are dropped from this process's copy of the job (Redis keeps the job's own, for a
+ * retry), so the many jobs in flight that large Meilisearch batches need cost little memory.
+ */
+export async function indexPaperBatch(
+  ctx: Pick<SystemCtx, "sql" | "meili" | "env">,
+  payload: JobPayload<"papers.index-batch">,
+) {
+  const write = await storePapers(ctx, payload.records.map(toPaper));
+  payload.records = [];
+  return searchApplied(ctx, write);
 }

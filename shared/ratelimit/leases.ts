@@ -37,7 +37,7 @@ export interface KeySlots {
  * of Redis CPU per request; 1,024 gained nothing more). Unused slots go back within a lease lifetime.
  */
 const MAX_LEASE = 256;
-/** A lease ends this long before Redis's record of it does (see `lease`). */
+/** A lease ends this long before Redis's record of it does (see `newLease`). */
 const HAND_BACK_MARGIN_MS = 100;
 
 /** Slots of a lease not handed out yet. */
@@ -49,117 +49,143 @@ export function newKeySlots(): KeySlots {
   return { want: 1, lastAskedAt: Number.NEGATIVE_INFINITY };
 }
 
+/** What the lease steps need: the limiter for round trips, Redis to hand unused slots back. */
+interface LeaseDeps {
+  consume: RateLimiter;
+  redis: Redis;
+}
+
 export function createSlotLeases(consume: RateLimiter, redis: Redis) {
-  /** Ends a lease; resolves once Redis has its unused slots back (never rejects). */
-  function release(slots: KeySlots, lease: Lease | undefined): Promise<void> | undefined {
-    if (!lease) return;
-    if (slots.current === lease) slots.current = undefined;
-    if (slots.next === lease) slots.next = undefined;
-    if (left(lease) === 0) return;
-    slots.want = Math.max(1, slots.want >> 1);
-    const used = lease.next - 1;
-    lease.next = lease.last + 1;
-    return handBack(redis, lease.rateKey, lease.slotId, lease.last, used).catch(() => {});
-  }
+  const deps: LeaseDeps = { consume, redis };
+  return {
+    /**
+     * Takes one slot for this request: from a lease when possible, else from Redis (leasing more).
+     * `recalled`: asked again after the account's leases were recalled (see recalls.ts).
+     */
+    take: (slots: KeySlots, call: KeyCall, recalled = false): Promise<RateDecision> =>
+      take(deps, slots, call, recalled),
+    /** Ends both leases of a key; resolves once Redis has their unused slots back. */
+    releaseAll: (slots: KeySlots): Promise<unknown> =>
+      Promise.all([release(redis, slots, slots.current), release(redis, slots, slots.next)]),
+  };
+}
 
-  function hold(slots: KeySlots, lease: Lease, as: "current" | "next"): void {
-    slots[as] = lease;
-    setTimeout(() => void release(slots, lease), Math.max(0, lease.usableUntil - performance.now())).unref();
-  }
+export type SlotLeases = ReturnType<typeof createSlotLeases>;
 
-  function lease(rate: RateDecision, rateKey: string, slotId: string, first: number, askedAt: number): Lease {
-    // `askedAt` precedes Redis's clock when it logged the slots at (its now + LEASE_MS); the margin
-    // gets the unused slots back while Redis still counts the lease as running, so a refusal in
-    // between recalls them rather than answering 429 for an hour.
-    return {
-      slotId,
-      next: first,
-      last: rate.granted,
-      rateKey,
-      usableUntil: askedAt + LEASE_MS - HAND_BACK_MARGIN_MS,
-      serverRemaining: rate.remaining,
-      resetAt: askedAt + rate.resetMs,
-    };
+async function take(deps: LeaseDeps, slots: KeySlots, call: KeyCall, recalled: boolean): Promise<RateDecision> {
+  for (;;) {
+    if (slots.stale) return staleDecision(call, slots.stale);
+    const leased = fromLease(deps, slots, call, performance.now());
+    if (leased) return leased;
+    if (!slots.inFlight) return askRedis(deps, slots, call, recalled);
+    await slots.inFlight.catch(() => {});
   }
+}
 
-  function busier(slots: KeySlots, now: number): number {
-    slots.want = now - slots.lastAskedAt < LEASE_MS ? Math.min(MAX_LEASE, slots.want * 2) : 1;
-    slots.lastAskedAt = now;
-    return slots.want;
+/** No leased slot: one round trip for this request, leasing the rest of what it was granted. */
+async function askRedis(deps: LeaseDeps, slots: KeySlots, call: KeyCall, recalled: boolean): Promise<RateDecision> {
+  const askedAt = performance.now();
+  // Slot ids are drawn only for round trips: a request served from a lease needs none.
+  const slotId = nextSlotId();
+  const asking = deps.consume({ ...call, slotId, want: busier(slots, askedAt), recalled });
+  slots.inFlight = asking;
+  try {
+    const rate = await asking;
+    if (rate.outcome !== "allowed" || rate.granted <= 1) return rate;
+    // Slot 1 is this request; the lease holds the rest.
+    const held = newLease(rate, call.rateKey, slotId, 2, askedAt);
+    hold(deps.redis, slots, held, "current");
+    return { ...rate, remaining: rate.remaining + left(held) };
+  } finally {
+    if (slots.inFlight === asking) slots.inFlight = undefined;
   }
+}
 
-  function prefetch(slots: KeySlots, call: KeyCall): void {
-    const askedAt = performance.now();
-    const slotId = nextSlotId();
-    const fetching = consume({ ...call, slotId, want: Math.max(2, busier(slots, askedAt)), prefetch: true })
-      .then((rate) => {
-        if (rate.outcome === "allowed") hold(slots, lease(rate, call.rateKey, slotId, 1, askedAt), "next");
-        if (rate.outcome === "stale") slots.stale = rate.authVersion;
-      })
-      .catch(() => {})
-      .finally(() => {
-        if (slots.inFlight === fetching) slots.inFlight = undefined;
-      });
-    slots.inFlight = fetching;
+/** Hands out a slot of the current lease, fetching the next one when a quarter is left. */
+function fromLease(deps: LeaseDeps, slots: KeySlots, call: KeyCall, now: number): RateDecision | undefined {
+  const current = usableLease(deps.redis, slots, now);
+  if (!current) return undefined;
+  current.next += 1;
+  if (!slots.inFlight && !slots.next && left(current) <= slots.want >> 2) prefetch(deps, slots, call);
+  return {
+    outcome: "allowed",
+    limit: call.limit,
+    granted: 1,
+    remaining: current.serverRemaining + left(current),
+    resetMs: Math.max(0, current.resetAt - now),
+    authVersion: call.expectedVersion,
+  };
+}
+
+/** The lease to take from now: a spent or expired current one ends and the next one takes over. */
+function usableLease(redis: Redis, slots: KeySlots, now: number): Lease | undefined {
+  const spent = slots.current;
+  if (spent && (now >= spent.usableUntil || left(spent) === 0)) release(redis, slots, spent);
+  if (!slots.current && slots.next) {
+    slots.current = slots.next;
+    slots.next = undefined;
   }
+  const current = slots.current;
+  return current && now < current.usableUntil ? current : undefined;
+}
 
-  function fromLease(slots: KeySlots, call: KeyCall, now: number): RateDecision | undefined {
-    let current = slots.current;
-    if (current && (now >= current.usableUntil || left(current) === 0)) release(slots, current);
-    if (!slots.current && slots.next) {
-      slots.current = slots.next;
-      slots.next = undefined;
-    }
-    current = slots.current;
-    if (!current || now >= current.usableUntil) return undefined;
-    current.next += 1;
-    if (!slots.inFlight && !slots.next && left(current) <= slots.want >> 2) prefetch(slots, call);
-    return {
-      outcome: "allowed",
-      limit: call.limit,
-      granted: 1,
-      remaining: current.serverRemaining + left(current),
-      resetMs: Math.max(0, current.resetAt - now),
-      authVersion: call.expectedVersion,
-    };
-  }
+/** Fetches the next lease in the background, so the key's requests rarely wait for Redis. */
+function prefetch(deps: LeaseDeps, slots: KeySlots, call: KeyCall): void {
+  const askedAt = performance.now();
+  const slotId = nextSlotId();
+  const fetching = deps
+    .consume({ ...call, slotId, want: Math.max(2, busier(slots, askedAt)), prefetch: true })
+    .then((rate) => {
+      if (rate.outcome === "allowed") hold(deps.redis, slots, newLease(rate, call.rateKey, slotId, 1, askedAt), "next");
+      if (rate.outcome === "stale") slots.stale = rate.authVersion;
+    })
+    .catch(() => {})
+    .finally(() => {
+      if (slots.inFlight === fetching) slots.inFlight = undefined;
+    });
+  slots.inFlight = fetching;
+}
 
-  function staleDecision(call: KeyCall, version: string): RateDecision {
-    return { outcome: "stale", limit: call.limit, granted: 0, remaining: 0, resetMs: 0, authVersion: version };
-  }
+/** Doubles the slots to ask for while the key is busy; back to one after it idled a lease lifetime. */
+function busier(slots: KeySlots, now: number): number {
+  slots.want = now - slots.lastAskedAt < LEASE_MS ? Math.min(MAX_LEASE, slots.want * 2) : 1;
+  slots.lastAskedAt = now;
+  return slots.want;
+}
 
-  /**
-   * Takes one slot for this request: from a lease when possible, else from Redis (leasing more).
-   * `recalled`: asked again after the account's leases were recalled (see recalls.ts).
-   */
-  async function take(slots: KeySlots, call: KeyCall, recalled = false): Promise<RateDecision> {
-    for (;;) {
-      if (slots.stale) return staleDecision(call, slots.stale);
-      const leased = fromLease(slots, call, performance.now());
-      if (leased) return leased;
-      if (!slots.inFlight) break;
-      await slots.inFlight.catch(() => {});
-    }
-    const askedAt = performance.now();
-    // Slot ids are drawn only for round trips: a request served from a lease needs none.
-    const slotId = nextSlotId();
-    const asking = consume({ ...call, slotId, want: busier(slots, askedAt), recalled });
-    slots.inFlight = asking;
-    try {
-      const rate = await asking;
-      if (rate.outcome !== "allowed" || rate.granted <= 1) return rate;
-      // Slot 1 is this request; the lease holds the rest.
-      const held = lease(rate, call.rateKey, slotId, 2, askedAt);
-      hold(slots, held, "current");
-      return { ...rate, remaining: rate.remaining + left(held) };
-    } finally {
-      if (slots.inFlight === asking) slots.inFlight = undefined;
-    }
-  }
+function newLease(rate: RateDecision, rateKey: string, slotId: string, first: number, askedAt: number): Lease {
+  // `askedAt` precedes Redis's clock when it logged the slots at (its now + LEASE_MS); the margin
+  // gets the unused slots back while Redis still counts the lease as running, so a refusal in
+  // between recalls them rather than answering 429 for an hour.
+  return {
+    slotId,
+    next: first,
+    last: rate.granted,
+    rateKey,
+    usableUntil: askedAt + LEASE_MS - HAND_BACK_MARGIN_MS,
+    serverRemaining: rate.remaining,
+    resetAt: askedAt + rate.resetMs,
+  };
+}
 
-  function releaseAll(slots: KeySlots): Promise<unknown> {
-    return Promise.all([release(slots, slots.current), release(slots, slots.next)]);
-  }
+/** Keeps a lease for the key until its lifetime ends, when its unused slots go back. */
+function hold(redis: Redis, slots: KeySlots, lease: Lease, as: "current" | "next"): void {
+  slots[as] = lease;
+  setTimeout(() => void release(redis, slots, lease), Math.max(0, lease.usableUntil - performance.now())).unref();
+}
 
-  return { take, releaseAll };
+/** Ends a lease; resolves once Redis has its unused slots back (never rejects). */
+function release(redis: Redis, slots: KeySlots, lease: Lease | undefined): Promise<void> | undefined {
+  if (!lease) return;
+  if (slots.current === lease) slots.current = undefined;
+  if (slots.next === lease) slots.next = undefined;
+  if (left(lease) === 0) return;
+  slots.want = Math.max(1, slots.want >> 1);
+  const used = lease.next - 1;
+  lease.next = lease.last + 1;
+  return handBack(redis, lease.rateKey, lease.slotId, lease.last, used).catch(() => {});
+}
+
+function staleDecision(call: KeyCall, version: string): RateDecision {
+  return { outcome: "stale", limit: call.limit, granted: 0, remaining: 0, resetMs: 0, authVersion: version };
 }

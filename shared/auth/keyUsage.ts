@@ -1,22 +1,22 @@
-import { touchApiKeys } from "../../shared/auth/accountRepository";
-import type { Deps } from "../../shared/context/deps";
-import { redisKeys } from "../../shared/core/redis";
+import type { SystemCtx } from "../context/ctx";
+import { redisKeys } from "../core/redis";
+import { touchApiKeys } from "./accountRepository";
 
 /**
  * Moves API-key last-used times from the Redis hash the rate limiter fills to PostgreSQL.
  * The read and the delete are one MULTI, so a use recorded meanwhile lands in the next run.
  */
-export async function flushKeyUsage(deps: Pick<Deps, "sql" | "redis" | "env">): Promise<{ keys: number }> {
-  const key = redisKeys(deps.env.REDIS_PREFIX).keyUsage;
-  const result = await deps.redis.multi().hgetall(key).del(key).exec();
+export async function keyUsage(ctx: Pick<SystemCtx, "sql" | "redis" | "env">): Promise<{ keys: number }> {
+  const key = redisKeys(ctx.env.REDIS_PREFIX).keyUsage;
+  const result = await ctx.redis.multi().hgetall(key).del(key).exec();
   const usage = (result?.[0]?.[1] ?? {}) as Record<string, string>;
   const entries = Object.entries(usage).map(([keyId, ms]) => ({ keyId, usedAt: new Date(Number(ms)) }));
   try {
-    await touchApiKeys(deps.sql, entries);
+    await touchApiKeys(ctx.sql, entries);
   } catch (error) {
     // Put the times back (keeping any newer ones) so a retry does not lose them.
     if (entries.length > 0) {
-      const restore = deps.redis.multi();
+      const restore = ctx.redis.multi();
       for (const { keyId, usedAt } of entries) restore.hsetnx(key, keyId, String(usedAt.getTime()));
       await restore.exec();
     }

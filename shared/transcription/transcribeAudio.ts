@@ -1,21 +1,24 @@
 import { UnrecoverableError } from "bullmq";
-import type { Deps } from "../../shared/context/deps";
-import { AppError } from "../../shared/core/errors";
-import type { TranscriptionJob } from "../../shared/jobs/payloads/transcription";
-import { transcribeWith } from "../../shared/transcription/providers";
-import type { Transcript } from "../../shared/transcription/schemas";
-import { audioKey, loadAudio } from "../../shared/transcription/store";
+import type { SystemCtx } from "../context/ctx";
+import { AppError } from "../core/errors";
+import type { TranscriptionJob } from "../jobs/payloads/transcription";
+import { transcribeWith } from "./providers";
+import type { Transcript } from "./schemas";
+import { audioKey, loadAudio } from "./store";
 
 /**
  * Sends the parked audio to the provider and returns the transcript to the waiting request.
  * Transient provider failures throw and are retried with backoff; audio that is gone (the request
  * gave up and deleted it) or a provider this worker has no key for cannot succeed on a retry.
  */
-export async function transcribeAudio(deps: Deps, job: TranscriptionJob): Promise<Transcript> {
-  const bytes = await loadAudio(deps.redis, audioKey(deps.env.REDIS_PREFIX, job.audioId));
+export async function transcribeAudio(
+  ctx: Pick<SystemCtx, "redis" | "env">,
+  job: TranscriptionJob,
+): Promise<Transcript> {
+  const bytes = await loadAudio(ctx.redis, audioKey(ctx.env.REDIS_PREFIX, job.audioId));
   if (!bytes) throw new UnrecoverableError("The audio is gone: the request stopped waiting for it.");
   try {
-    return await transcribeWith(deps.env, job.provider, {
+    return await transcribeWith(ctx.env, job.provider, {
       bytes,
       contentType: job.contentType,
       extension: job.extension,
