@@ -1,12 +1,18 @@
 import { hashApiKey, sameHash } from "../core/keys";
-import type { PlanTable } from "../core/plans";
+import type { PlanId, PlanTable } from "../core/plans";
 import type { Redis, redisKeys } from "../core/redis";
 import { unavailable } from "../core/unavailable";
 import type { Sql } from "../db/sql";
 import { type KeySlots, newKeySlots, type SlotLeases } from "../ratelimit/leases";
 import type { KeyCall } from "../ratelimit/limiter";
 import { findKeyOwnerByHash } from "./accountRepository";
-import type { Principal } from "./apiKeys";
+
+/** Who is calling: resolved from an API key, carried into every service verb. */
+export interface Principal {
+  accountId: string;
+  keyId: string;
+  plan: PlanId;
+}
 
 export interface CacheEntry {
   /** Hex SHA-256 of the key: how Redis and PostgreSQL know it. */
@@ -103,7 +109,9 @@ async function lookUp(source: KeySource, apiKey: string): Promise<CacheEntry> {
   const version = (await source.redis.get(source.keys.authVersion(hex)).catch(unavailable("Redis"))) ?? "0";
   const owner = await findKeyOwnerByHash(source.sql, hash).catch(unavailable("PostgreSQL"));
   const principal =
-    owner && sameHash(owner.keyHash, hash) ? { accountId: owner.accountId, keyId: owner.keyId, plan: owner.plan } : null;
+    owner && sameHash(owner.keyHash, hash)
+      ? { accountId: owner.accountId, keyId: owner.keyId, plan: owner.plan }
+      : null;
   return {
     hex,
     principal,
