@@ -5,7 +5,7 @@
  * stops them and every process it started.
  */
 
-import { listenUrl, loadEnv, publicUrl } from "../shared/core/env";
+import { type Env, listenUrl, loadEnv, publicUrl } from "../shared/core/env";
 import { modelCatalog } from "../shared/llm/models";
 import { prepareInfrastructure } from "./lib/boot";
 import { type Managed, StartupError, stopAll, waitFor } from "./lib/processes";
@@ -29,23 +29,43 @@ async function stop(code: number) {
 process.on("SIGINT", () => void stop(0));
 process.on("SIGTERM", () => void stop(0));
 
+type ChildEnv = Record<string, string | undefined>;
+type DemoAccount = Awaited<ReturnType<typeof seedDemo>>;
+type DemoLogin = Awaited<ReturnType<typeof seedDemoLogin>>;
+
 async function main() {
   const env = loadEnv();
   // A bad model list stops here, before any server starts (the API and workers would refuse it too).
   modelCatalog(env);
   const infra = await prepareInfrastructure(env, managed);
   if (infra.migrations.length > 0) say(`Applied migrations: ${infra.migrations.join(", ")}`);
-
   const demo = await seedDemo(infra.env);
   const demoLogin = await seedDemoLogin(infra.env, demo.accountId);
   await seedDemoReferences(infra.env);
   const childEnv = { ...process.env, MEILI_URL: infra.env.MEILI_URL, MEILI_MASTER_KEY: infra.env.MEILI_MASTER_KEY };
+  startServers(childEnv);
+  stopOnAnyExit();
+  await waitForApi(env);
+  const base = publicUrl(env);
+  printEndpoints(base, infra.env.MEILI_URL);
+  await seedDemoPapers(infra.env, childEnv);
+  await reindexWhenBehind(infra.env, childEnv);
+  await seedDemoConditions(infra.env, childEnv);
+  printDemoAccess(base, demo, demoLogin);
+  say();
+  say("Ctrl-C stops everything.");
+}
+
+function startServers(childEnv: ChildEnv): void {
   for (const name of ["api", "workers"] as const) {
     const entry = name === "api" ? "api/server.ts" : "workers/main.ts";
     const child = Bun.spawn([process.execPath, entry], { env: childEnv, stdout: "inherit", stderr: "inherit" });
     managed.push({ name, process: child });
   }
+}
 
+/** Any process this run started (a server or a local dependency) exiting stops the whole service. */
+function stopOnAnyExit(): void {
   for (const item of managed) {
     void item.process.exited.then((code) => {
       if (stopping) return;
@@ -53,20 +73,29 @@ async function main() {
       void stop(1);
     });
   }
+}
 
-  const base = publicUrl(env);
+function waitForApi(env: Env): Promise<void> {
   // Probe the API where it listens, not through PUBLIC_URL (which may be a proxy not yet set up).
   const local = listenUrl(env);
-  await waitFor("API", async () => (await fetch(`${local}/healthz`, { signal: AbortSignal.timeout(1000) })).ok, 30_000);
+  return waitFor(
+    "API",
+    async () => (await fetch(`${local}/healthz`, { signal: AbortSignal.timeout(1000) })).ok,
+    30_000,
+  );
+}
+
+function printEndpoints(base: string, meiliUrl: string | undefined): void {
   say();
   say(`API          ${base}`);
   say(`OpenAPI      ${base}/openapi.json  (browsable: ${base}/docs)`);
   say(`MCP          ${base}/api/mcp`);
-  say(`Meilisearch  ${infra.env.MEILI_URL}`);
+  say(`Meilisearch  ${meiliUrl}`);
   say("Queue dashboard: none (inspect queues with redis-cli; see README)");
-  await seedDemoPapers(infra.env, childEnv);
-  await reindexWhenBehind(infra.env, childEnv);
-  await seedDemoConditions(infra.env, childEnv);
+}
+
+/** The demo key and password exist only in the first start's output; later starts say how to get new ones. */
+function printDemoAccess(base: string, demo: DemoAccount, demoLogin: DemoLogin): void {
   if (demo.apiKey) {
     say();
     say(`Demo account ${demo.accountId} (pro plan). Its API key is shown this once:`);
@@ -82,8 +111,6 @@ async function main() {
     say(`Website ${base}/  sign in as ${demoLogin.email} (its password was printed on the first start;`);
     say(`  a new one: bun run admin accounts:set-password --account ${demo.accountId})`);
   }
-  say();
-  say("Ctrl-C stops everything.");
 }
 
 main().catch(async (error: unknown) => {

@@ -5,12 +5,9 @@
  * (`POST /indexes/{uid}/search`), so a quiet server adds no wait; searches that arrive while every
  * slot is busy queue, first come first served, and leave together, up to MAX_BATCH at a time, as
  * one `POST /multi-search`. Why: every HTTP request costs the sending process CPU (Bun's fetch,
- * the second hop in the kernel) whatever the search. Measured on the 145k-paper index at 20
- * concurrent clients through the API (docs/benchmarks.md, session 17): API CPU per search 0.21–0.24
- * against 0.25–0.26 ms with single requests (up to 16 out), throughput and p99 the same or slightly
- * better (1,055–1,116 against 1,031–1,117 searches/s; p99 31.5–32.1 against 30.7–36.2 ms);
- * Meilisearch's own CPU per search did not change measurably. Batches of 8, or 2 requests out,
- * measured worse.
+ * the second hop in the kernel) whatever the search. On the 145k-paper index at 20 concurrent
+ * clients, batching lowered the API's CPU per search by about a tenth with the same throughput and
+ * p99 (docs/benchmarks.md); batches of 8, or 2 requests out, did worse.
  *
  * Each caller still gets its own search's answer: the multi-search answer is cut into its results,
  * each the bytes of a single search's answer (plus an `indexUid` key). If a batch fails as a whole

@@ -35,75 +35,108 @@ export function turnResponse(deps: Pick<Deps, "env" | "log">, turn: { chatId: st
   });
 }
 
+/** One relayed stream: where it writes, what waits to be written, and how it ends. */
+interface Relay {
+  controller: ReadableStreamDefaultController<Uint8Array>;
+  aborter: AbortController;
+  /** Text written since the last flush, sent as one chunk. */
+  pending: string;
+  flush: () => void;
+  /** Ends the stream now, without `[DONE]` (see closeTurnStreams). */
+  close: () => void;
+  keepAlive: ReturnType<typeof setInterval> | undefined;
+  /** In the active-streams gauge: from the relay's start to its first end (the turn's, or the client's). */
+  counted: boolean;
+}
+
+const INTERRUPTED = `data: ${JSON.stringify({ type: "error", errorText: "The stream was interrupted; please retry." })}\n\n`;
+
 /**
  * The turn as an SSE body: `id: <seq>` (for Last-Event-ID) and `data: <chunk JSON>` per event,
  * `: keep-alive` comments while nothing happens, `data: [DONE]` at the end. Disconnecting stops
  * the relay, not the turn.
  */
 function turnEventStream(deps: Pick<Deps, "env" | "log">, feed: TurnFeed): ReadableStream<Uint8Array> {
-  const aborter = new AbortController();
-  let keepAlive: ReturnType<typeof setInterval> | undefined;
-  let close: () => void = () => {};
-  // Counted from the relay's start to its first end: the turn's end, or the client going away.
-  let open = false;
-  const closed = () => {
-    if (open) activeStreams.dec();
-    open = false;
-  };
+  let relay: Relay | undefined;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      open = true;
-      activeStreams.inc();
-      // Events that arrive together (a worker sends a burst of chunks as one pipeline, and Redis
-      // delivers them in one read) go out as one write: a write per chunk holds the later chunks
-      // of each burst back when many streams are open.
-      let pending = "";
-      const flush = () => {
-        const text = pending;
-        pending = "";
-        if (text && !aborter.signal.aborted) controller.enqueue(encoder.encode(text));
-      };
-      const write = (text: string) => {
-        if (aborter.signal.aborted) return;
-        if (!pending) queueMicrotask(flush);
-        pending += text;
-      };
-      keepAlive = setInterval(() => write(": keep-alive\n\n"), deps.env.CHAT_KEEPALIVE_MS);
-      close = () => {
-        if (aborter.signal.aborted) return;
-        flush();
-        aborter.abort();
-        controller.close();
-      };
-      relaying.add(close);
-      // Bun sends the response headers with the first body bytes: without this comment, a client
-      // re-attaching to a turn that is waiting on a tool gets no headers until the first keep-alive.
-      write(": open\n\n");
-      void feed
-        .follow((event) => {
-          if ("chunk" in event) write(`id: ${event.seq}\ndata: ${JSON.stringify(event.chunk)}\n\n`);
-        }, aborter.signal)
-        .catch((error) => {
-          deps.log.error("chat stream relay failed", { turnId: feed.turnId, error });
-          write(
-            `data: ${JSON.stringify({ type: "error", errorText: "The stream was interrupted; please retry." })}\n\n`,
-          );
-        })
-        .finally(() => {
-          relaying.delete(close);
-          clearInterval(keepAlive);
-          closed();
-          if (aborter.signal.aborted) return;
-          write("data: [DONE]\n\n");
-          flush();
-          controller.close();
-        });
+      relay = openRelay(controller, deps.env.CHAT_KEEPALIVE_MS);
+      relayFeed(deps, feed, relay);
     },
     cancel() {
-      relaying.delete(close);
-      clearInterval(keepAlive);
-      closed();
-      aborter.abort();
+      if (!relay) return;
+      stopRelay(relay);
+      relay.aborter.abort();
     },
   });
+}
+
+function openRelay(controller: ReadableStreamDefaultController<Uint8Array>, keepAliveMs: number): Relay {
+  const relay: Relay = {
+    controller,
+    aborter: new AbortController(),
+    pending: "",
+    flush: () => flush(relay),
+    close: () => closeNow(relay),
+    keepAlive: undefined,
+    counted: true,
+  };
+  activeStreams.inc();
+  relay.keepAlive = setInterval(() => write(relay, ": keep-alive\n\n"), keepAliveMs);
+  relaying.add(relay.close);
+  // Bun sends the response headers with the first body bytes: without this comment, a client
+  // re-attaching to a turn that is waiting on a tool gets no headers until the first keep-alive.
+  write(relay, ": open\n\n");
+  return relay;
+}
+
+/** Writes each chunk of the turn as it comes; `[DONE]` once the turn has ended. */
+function relayFeed(deps: Pick<Deps, "log">, feed: TurnFeed, relay: Relay): void {
+  void feed
+    .follow((event) => {
+      if ("chunk" in event) write(relay, `id: ${event.seq}\ndata: ${JSON.stringify(event.chunk)}\n\n`);
+    }, relay.aborter.signal)
+    .catch((error) => {
+      deps.log.error("chat stream relay failed", { turnId: feed.turnId, error });
+      write(relay, INTERRUPTED);
+    })
+    .finally(() => {
+      stopRelay(relay);
+      if (relay.aborter.signal.aborted) return;
+      write(relay, "data: [DONE]\n\n");
+      flush(relay);
+      relay.controller.close();
+    });
+}
+
+/**
+ * Events that arrive together (a worker sends a burst of chunks as one pipeline, and Redis delivers
+ * them in one read) go out as one write: a write per chunk holds the later chunks of each burst
+ * back when many streams are open.
+ */
+function write(relay: Relay, text: string): void {
+  if (relay.aborter.signal.aborted) return;
+  if (!relay.pending) queueMicrotask(relay.flush);
+  relay.pending += text;
+}
+
+function flush(relay: Relay): void {
+  const text = relay.pending;
+  relay.pending = "";
+  if (text && !relay.aborter.signal.aborted) relay.controller.enqueue(encoder.encode(text));
+}
+
+function closeNow(relay: Relay): void {
+  if (relay.aborter.signal.aborted) return;
+  flush(relay);
+  relay.aborter.abort();
+  relay.controller.close();
+}
+
+/** The relay's first end: no longer closed on shutdown, kept alive or counted. */
+function stopRelay(relay: Relay): void {
+  relaying.delete(relay.close);
+  clearInterval(relay.keepAlive);
+  if (relay.counted) activeStreams.dec();
+  relay.counted = false;
 }

@@ -6,8 +6,8 @@ import { rateLimitRejections } from "../core/serviceMetrics";
 import { unavailable } from "../core/unavailable";
 import type { Sql } from "../db/sql";
 import { type AuthEvents, announceAuthChange } from "../events/authEvents";
-import { createSlotLeases } from "../ratelimit/leases";
-import { createRateLimiter, type RateDecision } from "../ratelimit/limiter";
+import { createSlotLeases, type KeySlots } from "../ratelimit/leases";
+import { createRateLimiter, type KeyCall, type RateDecision } from "../ratelimit/limiter";
 import { createLeaseRecaller } from "../ratelimit/recalls";
 import {
   type CacheEntry,
@@ -43,18 +43,19 @@ interface AuthState {
 const rejections = rateLimitRejections.labels();
 const redisUnavailable = unavailable("Redis");
 const UNAUTHORIZED = "Provide a valid API key as `Authorization: Bearer <key>` or `x-api-key: <key>`.";
-/** Rounds of re-reading a key that Redis reported stale before giving up with a 503. */
+/** Tries per request: a key Redis reports stale is re-read, then a 503 if it never settles. */
 const MAX_ATTEMPTS = 3;
 
 /**
  * Authenticates an API key and takes one request from its account's hourly budget.
  *
- * Keys are cached in-process (keyCache.ts), so the hot path has no hashing and no PostgreSQL query, and a
- * busy key spends leased rate-limit slots without a Redis round trip (see leases.ts). Revocation and plan
- * changes are announced to every process, which drops the key and its lease before the change returns; as
- * a backstop, each Redis round trip compares the key's auth version. Unknown keys are cached too (they
- * cannot become valid: keys are random), so retrying one bad key costs nothing. Distinct random keys each
- * cost one indexed lookup; throttling unauthenticated clients belongs in front of this.
+ * Keys are cached in-process (keyCache.ts), so the hot path has no hashing and no PostgreSQL query,
+ * and a busy key spends leased rate-limit slots without a Redis round trip (see leases.ts). Revocation
+ * and plan changes are announced to every process, which drops the key and its lease before the
+ * change returns; as a backstop, each Redis round trip compares the key's auth version. Unknown keys
+ * are cached too (they cannot become valid: keys are random), so retrying one bad key costs nothing.
+ * Distinct random keys each cost one indexed lookup; throttling unauthenticated clients belongs in
+ * front of this (see the hardening issue).
  */
 export function createAuthenticator(deps: AuthDeps) {
   const leases = createSlotLeases(createRateLimiter(deps.redis), deps.redis);
@@ -89,7 +90,7 @@ async function authorize(
     let rate: RateDecision;
     try {
       rate = await state.cache.leases.take(slots, call);
-      if (rate.leasesRunning) rate = await recallAndRetake(state, principal, entry);
+      if (rate.leasesRunning) rate = await recallAndRetake(state, principal.accountId, slots, call);
     } catch (error) {
       return redisUnavailable(error);
     }
@@ -111,11 +112,8 @@ function reload(state: AuthState, apiKey: string, expired: CacheEntry | undefine
 }
 
 /** Redis refused while leases were running: recall them and ask again (see recalls.ts). */
-function recallAndRetake(state: AuthState, principal: Principal, entry: CacheEntry): Promise<RateDecision> {
-  const { slots, call } = entry;
-  return state.recallAndRetake(principal.accountId, (recalled) =>
-    state.cache.leases.take(slots, call as NonNullable<CacheEntry["call"]>, recalled),
-  );
+function recallAndRetake(state: AuthState, accountId: string, slots: KeySlots, call: KeyCall): Promise<RateDecision> {
+  return state.recallAndRetake(accountId, (recalled) => state.cache.leases.take(slots, call, recalled));
 }
 
 function unauthorized(): AppError {

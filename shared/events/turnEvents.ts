@@ -82,49 +82,64 @@ export interface TurnSubscriber {
   close(): Promise<void>;
 }
 
+type Listener = (event: TurnEvent) => void;
+
+interface Subscriptions {
+  redisUrl: string;
+  /** Opened with the first listener. */
+  connection: Redis | undefined;
+  listeners: Map<string, Set<Listener>>;
+  /** Resolves once Redis confirmed the channel's subscription (listeners arriving meanwhile wait too). */
+  subscribed: Map<string, Promise<unknown>>;
+}
+
 export function createTurnSubscriber(redisUrl: string, prefix: string): TurnSubscriber {
   const keys = redisKeys(prefix);
-  let connection: Redis | undefined;
-  const listeners = new Map<string, Set<(event: TurnEvent) => void>>();
-  /** Resolves once Redis confirmed the channel's subscription (listeners arriving meanwhile wait too). */
-  const subscribed = new Map<string, Promise<unknown>>();
-  const open = () => {
-    if (connection) return connection;
-    connection = createRedis(redisUrl, "worker");
-    connection.on("message", (channel: string, message: string) => {
-      const set = listeners.get(channel);
-      if (!set) return;
-      const event = JSON.parse(message) as TurnEvent;
-      for (const listener of set) listener(event);
-    });
-    return connection;
-  };
+  const subs: Subscriptions = { redisUrl, connection: undefined, listeners: new Map(), subscribed: new Map() };
   return {
-    async listen(turnId, onEvent) {
-      const channel = keys.turnChannel(turnId);
-      let set = listeners.get(channel);
-      if (!set) {
-        set = new Set();
-        listeners.set(channel, set);
-        subscribed.set(channel, open().subscribe(channel));
-      }
-      set.add(onEvent);
-      await subscribed.get(channel);
-      return async () => {
-        const current = listeners.get(channel);
-        current?.delete(onEvent);
-        if (current && current.size === 0) {
-          listeners.delete(channel);
-          subscribed.delete(channel);
-          await connection?.unsubscribe(channel).catch(() => {});
-        }
-      };
-    },
+    listen: async (turnId, onEvent) => listen(subs, keys.turnChannel(turnId), onEvent),
     async close() {
-      listeners.clear();
-      subscribed.clear();
-      connection?.disconnect();
-      connection = undefined;
+      subs.listeners.clear();
+      subs.subscribed.clear();
+      subs.connection?.disconnect();
+      subs.connection = undefined;
     },
   };
+}
+
+/** Adds a listener, subscribing to the channel if it is the first; resolves once subscribed. */
+async function listen(subs: Subscriptions, channel: string, onEvent: Listener): Promise<() => Promise<void>> {
+  let set = subs.listeners.get(channel);
+  if (!set) {
+    set = new Set();
+    subs.listeners.set(channel, set);
+    subs.subscribed.set(channel, connect(subs).subscribe(channel));
+  }
+  set.add(onEvent);
+  await subs.subscribed.get(channel);
+  return () => unlisten(subs, channel, onEvent);
+}
+
+/** Removes a listener, unsubscribing from the channel when it was the last. */
+async function unlisten(subs: Subscriptions, channel: string, onEvent: Listener): Promise<void> {
+  const current = subs.listeners.get(channel);
+  current?.delete(onEvent);
+  if (current && current.size === 0) {
+    subs.listeners.delete(channel);
+    subs.subscribed.delete(channel);
+    await subs.connection?.unsubscribe(channel).catch(() => {});
+  }
+}
+
+function connect(subs: Subscriptions): Redis {
+  if (subs.connection) return subs.connection;
+  const connection = createRedis(subs.redisUrl, "worker");
+  connection.on("message", (channel: string, message: string) => {
+    const set = subs.listeners.get(channel);
+    if (!set) return;
+    const event = JSON.parse(message) as TurnEvent;
+    for (const listener of set) listener(event);
+  });
+  subs.connection = connection;
+  return connection;
 }

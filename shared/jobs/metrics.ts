@@ -35,58 +35,79 @@ export interface JobMetricsRecorder {
   close(): Promise<void>;
 }
 
-export function createJobMetricsRecorder(redis: Redis, prefix: string): JobMetricsRecorder {
-  let pending = new Map<string, Pending>();
-  let flushing: Promise<void> | undefined;
-  const timer = setInterval(() => void recorder.flush(), FLUSH_EVERY_MS);
-  timer.unref();
+/** A recorder's counts not yet in Redis, and the write in progress. */
+interface RecorderState {
+  redis: Redis;
+  prefix: string;
+  pending: Map<string, Pending>;
+  flushing: Promise<void> | undefined;
+}
 
-  const recorder: JobMetricsRecorder = {
+export function createJobMetricsRecorder(redis: Redis, prefix: string): JobMetricsRecorder {
+  const state: RecorderState = { redis, prefix, pending: new Map(), flushing: undefined };
+  const timer = setInterval(() => void flush(state), FLUSH_EVERY_MS);
+  timer.unref();
+  return {
     time(process) {
-      return async (job) => {
-        const started = performance.now();
-        try {
-          const result = await process(job);
-          recorder.record(job.queueName, "completed", (performance.now() - started) / 1000);
-          return result;
-        } catch (error) {
-          recorder.record(job.queueName, "failed", (performance.now() - started) / 1000);
-          throw error;
-        }
-      };
+      return (job) => timed(state, process, job);
     },
-    record(queue, outcome, seconds) {
-      const field = `${queue}\u0000${outcome}`;
-      let entry = pending.get(field);
-      if (!entry) {
-        entry = { counts: new Array(JOB_DURATION_BUCKETS.length + 1).fill(0), sum: 0, count: 0 };
-        pending.set(field, entry);
-      }
-      let i = 0;
-      while (i < JOB_DURATION_BUCKETS.length && seconds > (JOB_DURATION_BUCKETS[i] as number)) i++;
-      entry.counts[i] = (entry.counts[i] as number) + 1;
-      entry.sum += seconds;
-      entry.count += 1;
-    },
-    async flush() {
-      // One flush at a time, so a slow Redis cannot pile up writes of the same counts.
-      while (flushing) await flushing;
-      if (pending.size === 0) return;
-      const batch = pending;
-      pending = new Map();
-      flushing = write(redis, prefix, batch)
-        .catch(() => merge(pending, batch))
-        .finally(() => {
-          flushing = undefined;
-        });
-      await flushing;
-    },
+    record: (queue, outcome, seconds) => record(state, queue, outcome, seconds),
+    flush: () => flush(state),
     async close() {
       clearInterval(timer);
-      await recorder.flush();
+      await flush(state);
     },
   };
-  return recorder;
+}
+
+async function timed<J extends { queueName: string }, R>(
+  state: RecorderState,
+  process: (job: J) => Promise<R>,
+  job: J,
+): Promise<R> {
+  const started = performance.now();
+  try {
+    const result = await process(job);
+    record(state, job.queueName, "completed", (performance.now() - started) / 1000);
+    return result;
+  } catch (error) {
+    record(state, job.queueName, "failed", (performance.now() - started) / 1000);
+    throw error;
+  }
+}
+
+function record(state: RecorderState, queue: string, outcome: JobOutcome, seconds: number): void {
+  const field = `${queue}\u0000${outcome}`;
+  let entry = state.pending.get(field);
+  if (!entry) {
+    entry = { counts: new Array(JOB_DURATION_BUCKETS.length + 1).fill(0), sum: 0, count: 0 };
+    state.pending.set(field, entry);
+  }
+  const i = bucketOf(seconds);
+  entry.counts[i] = (entry.counts[i] as number) + 1;
+  entry.sum += seconds;
+  entry.count += 1;
+}
+
+/** Index of the first bucket whose upper bound holds `seconds`; the last index is +Inf. */
+function bucketOf(seconds: number): number {
+  let i = 0;
+  while (i < JOB_DURATION_BUCKETS.length && seconds > (JOB_DURATION_BUCKETS[i] as number)) i++;
+  return i;
+}
+
+async function flush(state: RecorderState): Promise<void> {
+  // One flush at a time, so a slow Redis cannot pile up writes of the same counts.
+  while (state.flushing) await state.flushing;
+  if (state.pending.size === 0) return;
+  const batch = state.pending;
+  state.pending = new Map();
+  state.flushing = write(state.redis, state.prefix, batch)
+    .catch(() => merge(state.pending, batch))
+    .finally(() => {
+      state.flushing = undefined;
+    });
+  await state.flushing;
 }
 
 async function write(redis: Redis, prefix: string, batch: Map<string, Pending>): Promise<void> {

@@ -30,60 +30,89 @@ export interface TurnFeed {
  * and an event in both is dropped by its `seq`.
  */
 export function openTurnFeed(deps: FeedDeps, turnId: string, afterSeq: number): TurnFeed {
-  const held: TurnEvent[] = [];
-  let pass: ((event: TurnEvent) => void) | undefined;
-  const subscribed = (async () => {
-    const stop = await deps.turnSubscriber.listen(turnId, (event) => (pass ? pass(event) : held.push(event)));
-    try {
-      held.push(...(await replayTurn(deps.redis, deps.env.REDIS_PREFIX, turnId, afterSeq)));
-    } catch (error) {
-      await stop();
-      throw error;
-    }
-    return once(stop);
-  })();
+  const state: FeedState = { held: [], pass: undefined, last: afterSeq };
+  const subscribed = subscribe(deps, turnId, afterSeq, state);
   // Awaited by `follow` or `close`; until then a failure must not count as unhandled.
   subscribed.catch(() => {});
   return {
     turnId,
-    async follow(onEvent, signal) {
-      const stop = await subscribed;
-      let last = afterSeq;
-      let finish: (end: TurnEnd) => void = () => {};
-      const done = new Promise<TurnEnd>((resolve) => {
-        finish = resolve;
-      });
-      pass = (event) => {
-        if (event.seq <= last) return;
-        last = event.seq;
-        onEvent(event);
-        if ("end" in event) finish(event.end);
-      };
-      for (const event of held.sort((a, b) => a.seq - b.seq)) pass(event);
-      held.length = 0;
-      const deadline = setTimeout(() => {
-        const chunk: UIMessageChunk = {
-          type: "error",
-          errorText: "The assistant did not finish in time; please retry.",
-        };
-        onEvent({ seq: last + 1, chunk });
-        finish("error");
-      }, deps.env.CHAT_TURN_TIMEOUT_MS);
-      const abort = () => finish("aborted");
-      signal?.addEventListener("abort", abort);
-      if (signal?.aborted) abort();
-      try {
-        return await done;
-      } finally {
-        clearTimeout(deadline);
-        signal?.removeEventListener("abort", abort);
-        await stop();
-      }
-    },
+    follow: (onEvent, signal) => follow(deps, state, subscribed, onEvent, signal),
     async close() {
       await subscribed.then((stop) => stop()).catch(() => {});
     },
   };
+}
+
+interface FeedState {
+  /** Events received before `follow`, passed on (in `seq` order) once it is called. */
+  held: TurnEvent[];
+  pass: ((event: TurnEvent) => void) | undefined;
+  /** The last `seq` passed on: an event at or below it is a repeat (in both the log and the channel). */
+  last: number;
+}
+
+/** Subscribes, then holds the logged events after `afterSeq`; resolves with the unsubscribe. */
+async function subscribe(
+  deps: FeedDeps,
+  turnId: string,
+  afterSeq: number,
+  state: FeedState,
+): Promise<() => Promise<void>> {
+  const stop = await deps.turnSubscriber.listen(turnId, (event) =>
+    state.pass ? state.pass(event) : state.held.push(event),
+  );
+  try {
+    state.held.push(...(await replayTurn(deps.redis, deps.env.REDIS_PREFIX, turnId, afterSeq)));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return once(stop);
+}
+
+async function follow(
+  deps: FeedDeps,
+  state: FeedState,
+  subscribed: Promise<() => Promise<void>>,
+  onEvent: (event: TurnEvent) => void,
+  signal: AbortSignal | undefined,
+): Promise<TurnEnd> {
+  const stop = await subscribed;
+  let finish: (end: TurnEnd) => void = () => {};
+  const done = new Promise<TurnEnd>((resolve) => {
+    finish = resolve;
+  });
+  passEvents(state, onEvent, finish);
+  const deadline = setTimeout(() => timedOut(state, onEvent, finish), deps.env.CHAT_TURN_TIMEOUT_MS);
+  const abort = () => finish("aborted");
+  signal?.addEventListener("abort", abort);
+  if (signal?.aborted) abort();
+  try {
+    return await done;
+  } finally {
+    clearTimeout(deadline);
+    signal?.removeEventListener("abort", abort);
+    await stop();
+  }
+}
+
+/** Passes on the held events, then each new one as it comes, until the turn's `end`. */
+function passEvents(state: FeedState, onEvent: (event: TurnEvent) => void, finish: (end: TurnEnd) => void): void {
+  state.pass = (event) => {
+    if (event.seq <= state.last) return;
+    state.last = event.seq;
+    onEvent(event);
+    if ("end" in event) finish(event.end);
+  };
+  for (const event of state.held.sort((a, b) => a.seq - b.seq)) state.pass(event);
+  state.held.length = 0;
+}
+
+/** CHAT_TURN_TIMEOUT_MS passed without an `end`: an error chunk, so a client never hangs. */
+function timedOut(state: FeedState, onEvent: (event: TurnEvent) => void, finish: (end: TurnEnd) => void): void {
+  const chunk: UIMessageChunk = { type: "error", errorText: "The assistant did not finish in time; please retry." };
+  onEvent({ seq: state.last + 1, chunk });
+  finish("error");
 }
 
 /** Opens a turn's feed and follows it: for a reader that has nothing to do in between. */
