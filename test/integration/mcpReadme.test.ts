@@ -3,11 +3,11 @@ import { join } from "node:path";
 import { TOOLS } from "../../shared/toolCatalog";
 
 /**
- * The README's tool table (under the heading `### MCP tools`) and the catalog agree: the same
+ * The tool table of docs/mcp.md (under the heading `## Tools`) and the catalog agree: the same
  * names in the same order, the same read-only flags, and every row names a REST twin or `—`.
  */
-const README = join(import.meta.dir, "../../README.md");
-const HEADING = "### MCP tools";
+const PAGE = join(import.meta.dir, "../../docs/mcp.md");
+const HEADING = "## Tools";
 
 interface Row {
   name: string;
@@ -18,7 +18,7 @@ interface Row {
 function toolTable(markdown: string): Row[] {
   const lines = markdown.split("\n");
   const start = lines.findIndex((line) => line.trim() === HEADING);
-  if (start === -1) throw new Error(`README.md has no "${HEADING}" heading`);
+  if (start === -1) throw new Error(`docs/mcp.md has no "${HEADING}" heading`);
   const rows: Row[] = [];
   let inTable = false;
   for (const line of lines.slice(start + 1)) {
@@ -39,9 +39,9 @@ function toolTable(markdown: string): Row[] {
   return rows;
 }
 
-describe("README tool table", () => {
+describe("MCP tool table in docs/mcp.md", () => {
   test("lists every tool of the catalog, in order, with its read-only flag and a REST twin column", async () => {
-    const rows = toolTable(await Bun.file(README).text());
+    const rows = toolTable(await Bun.file(PAGE).text());
     expect(rows.map((row) => row.name)).toEqual(TOOLS.map((tool) => tool.name));
     for (const [index, tool] of TOOLS.entries()) {
       const row = rows[index] as Row;
