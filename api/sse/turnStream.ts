@@ -86,7 +86,8 @@ function openRelay(controller: ReadableStreamDefaultController<Uint8Array>, keep
   relaying.add(relay.close);
   // Bun sends the response headers with the first body bytes: without this comment, a client
   // re-attaching to a turn that is waiting on a tool gets no headers until the first keep-alive.
-  write(relay, ": open\n\n");
+  // Enqueued at once (not batched with later writes), so the headers leave with the Response.
+  controller.enqueue(encoder.encode(": open\n\n"));
   return relay;
 }
 
