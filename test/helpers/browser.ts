@@ -1,13 +1,10 @@
-import { existsSync } from "node:fs";
 import { copyFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { createApp } from "../../api/app";
 import { freePort } from "../../scripts/lib/processes";
+import { CHROMIUM, chromiumInstalled, INSTALL_CHROMIUM } from "../../scripts/test-prerequisites";
 import type { Deps } from "../../shared/context/deps";
-
-/** Debian's chromium package; CI (.ci/run) installs it. No browser is downloaded. */
-export const CHROMIUM = "/usr/bin/chromium";
 
 export const ARTIFACTS = join(import.meta.dir, "..", "artifacts");
 const SCREENSHOTS = join(import.meta.dir, "..", "..", "docs", "screenshots");
@@ -18,11 +15,15 @@ export const PHONE = { width: 375, height: 812 };
 /** Chromium's stand-in microphone (a beep) that needs no permission prompt, for voice notes. */
 export const FAKE_MICROPHONE = ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"];
 
-/** Headless Chromium, or a failure that says how to install it (never a silent skip). */
+/**
+ * Headless Chromium from Debian's chromium package at /usr/bin/chromium (no browser is downloaded;
+ * `bun run test` installs it first when it is missing, see scripts/test-prerequisites.ts), or a
+ * failure that says how to install it (never a silent skip).
+ */
 export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
+  if (!chromiumInstalled()) {
     throw new Error(
-      `The browser tests need Debian's Chromium at ${CHROMIUM}: install it with \`sudo apt-get install -y chromium\` (.ci/run does this on CI).`,
+      `The browser tests need Debian's Chromium at ${CHROMIUM}, and it is not there. \`bun run test\` installs it first (bun scripts/test-prerequisites.ts); by hand: \`${INSTALL_CHROMIUM}\`.`,
     );
   }
   return chromium.launch({

@@ -3,12 +3,12 @@ import type { Deps } from "../../shared/context/deps";
 import type { Env } from "../../shared/core/env";
 
 /**
- * A local HTTP server standing in for RxNav and openFDA: it replays recorded real responses (read
- * from ../shared/data/medications) and the constructed ones in test/fixtures/upstream, counts hits
- * per endpoint, and can be switched to fail (HTTP 503) or to stall (hold requests until the mode
- * changes).
+ * A local HTTP server standing in for RxNav and openFDA: it replays recorded real responses (in
+ * test/fixtures/upstream/recorded, see its PROVENANCE.md) and the constructed ones in
+ * test/fixtures/upstream, counts hits per endpoint, and can be switched to fail (HTTP 503) or to
+ * stall (hold requests until the mode changes).
  */
-const RECORDED = join(import.meta.dir, "../../../shared/data/medications");
+const RECORDED = join(import.meta.dir, "../fixtures/upstream/recorded");
 const CONSTRUCTED = join(import.meta.dir, "../fixtures/upstream");
 
 export type UpstreamMode = "normal" | "fail" | "stall";

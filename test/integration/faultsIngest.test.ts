@@ -50,7 +50,9 @@ beforeAll(async () => {
   queues = createQueues(connection, env.REDIS_PREFIX);
   events = new QueueEvents("papers", { connection: connection.duplicate(), prefix: env.REDIS_PREFIX });
   await events.waitUntilReady();
-  const text = await Bun.file(`${import.meta.dir}/../../../shared/data/arxiv/papers-1k.jsonl`).text();
+  const text = new TextDecoder().decode(
+    Bun.gunzipSync(await Bun.file(`${import.meta.dir}/../fixtures/arxiv/papers-1k.jsonl.gz`).bytes()),
+  );
   records = text.split("\n").filter(Boolean).map(parseSourceLine);
 });
 

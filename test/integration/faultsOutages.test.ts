@@ -146,7 +146,9 @@ describe("faults: dependencies stopped under load", () => {
     const indexPrefix = `${env.MEILI_INDEX_PREFIX}fm_`;
     const client = createMeili(meili.url, meili.masterKey);
     await applyIndexSettings(client, indexPrefix);
-    const text = await Bun.file(`${import.meta.dir}/../../../shared/data/arxiv/papers-1k.jsonl`).text();
+    const text = new TextDecoder().decode(
+      Bun.gunzipSync(await Bun.file(`${import.meta.dir}/../fixtures/arxiv/papers-1k.jsonl.gz`).bytes()),
+    );
     const documents = text
       .split("\n")
       .filter(Boolean)

@@ -20,7 +20,9 @@ beforeAll(async () => {
   deps = await testDeps();
   workers = await startWorkers(deps);
   events = await queueEventsFor(deps, "papers");
-  const text = await Bun.file(`${import.meta.dir}/../../../shared/data/arxiv/papers-1k.jsonl`).text();
+  const text = new TextDecoder().decode(
+    Bun.gunzipSync(await Bun.file(`${import.meta.dir}/../fixtures/arxiv/papers-1k.jsonl.gz`).bytes()),
+  );
   records = text.split("\n").filter(Boolean).slice(0, 200).map(parseSourceLine);
 });
 
