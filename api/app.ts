@@ -13,6 +13,7 @@ import { inputGuard } from "./plugins/inputGuard";
 import { largeBodies } from "./plugins/largeBodies";
 import { httpMetrics } from "./plugins/metrics";
 import { requestContext } from "./plugins/requestContext";
+import { createRouteTable } from "./plugins/routeTable";
 import { accountRoutes } from "./routes/account";
 import { chatsRoutes } from "./routes/chats";
 import { discoveryRoutes } from "./routes/discovery";
@@ -74,9 +75,11 @@ export function createApp(deps: Deps) {
     plans: deps.plans,
     authEvents: deps.authEvents,
   });
-  return new Elysia({ normalize: false })
-    .use(httpMetrics)
-    .use(errorHandler(deps.log))
+  // Filled once the app is assembled: what is decided without a matched route (405 Allow, metrics labels).
+  const routes = createRouteTable();
+  const app = new Elysia({ normalize: false })
+    .use(httpMetrics(routes))
+    .use(errorHandler(deps.log, routes))
     .use(requestContext(deps.log, { https: publicUrl(deps.env).startsWith("https://") }))
     .use(inputGuard())
     .use(largeBodies())
@@ -104,6 +107,8 @@ export function createApp(deps: Deps) {
     .use(websiteDashboardRoutes(deps))
     .use(websiteMirrorRoutes(deps))
     .use(webRoutes());
+  routes.load(app.routes);
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

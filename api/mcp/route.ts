@@ -1,16 +1,9 @@
 import { Elysia } from "elysia";
 import { contextFor } from "../../shared/context/ctx";
 import type { Deps } from "../../shared/context/deps";
-import { AppError } from "../../shared/core/errors";
 import { responseBody } from "../plugins/largeBodies";
 import { callerOf, stateOf } from "../requestState";
 import { handleMcpRequest } from "./server";
-
-const NOT_ALLOWED = () => {
-  throw new AppError("METHOD_NOT_ALLOWED", "The MCP endpoint is stateless: send JSON-RPC with POST.", {
-    headers: { allow: "POST, OPTIONS" },
-  });
-};
 
 /** A single JSON-RPC error, as the transport answers its other invalid requests (HTTP 400, id null). */
 const emptyBatch = () =>
@@ -38,37 +31,38 @@ async function readMessage(request: Request): Promise<{ forwarded: Request; pars
   }
 }
 
+/**
+ * POST only: the endpoint is stateless, with no stream to GET and no session to DELETE, so those
+ * are 405 `Allow: POST, OPTIONS` like any method a path lacks (api/plugins/errors.ts).
+ */
 export function mcpRoutes(deps: Deps) {
-  return new Elysia({ name: "routes/mcp" })
-    .post(
-      "/api/mcp",
-      async ({ request }) => {
-        const { principal, rate } = callerOf(request);
-        const { forwarded, parsed } = await readMessage(request);
-        const ctx = contextFor(deps, stateOf(request).requestId, principal, rate);
-        const response = await handleMcpRequest(forwarded, ctx, parsed);
-        // The transport answers a batch without messages like one of notifications (202, nothing
-        // run); JSON-RPC 2.0 calls an empty array an Invalid Request. Checked after the transport so
-        // its Accept / Content-Type / version refusals (406, 415, 400) come first, as for any body.
-        if (response.status === 202 && Array.isArray(parsed) && parsed.length === 0) return emptyBatch();
-        // Tool results (pages of papers, drug labels) are often large: see largeBodies.ts.
-        if (!response.body) return response;
-        const body = responseBody(new Uint8Array(await response.arrayBuffer()));
-        const headers = new Headers(response.headers);
-        // Bun sets the length of a plain body itself; a streamed one has none.
-        headers.delete("content-length");
-        return new Response(body, { status: response.status, headers });
+  return new Elysia({ name: "routes/mcp" }).post(
+    "/api/mcp",
+    async ({ request }) => {
+      const { principal, rate } = callerOf(request);
+      const { forwarded, parsed } = await readMessage(request);
+      const ctx = contextFor(deps, stateOf(request).requestId, principal, rate);
+      const response = await handleMcpRequest(forwarded, ctx, parsed);
+      // The transport answers a batch without messages like one of notifications (202, nothing
+      // run); JSON-RPC 2.0 calls an empty array an Invalid Request. Checked after the transport so
+      // its Accept / Content-Type / version refusals (406, 415, 400) come first, as for any body.
+      if (response.status === 202 && Array.isArray(parsed) && parsed.length === 0) return emptyBatch();
+      // Tool results (pages of papers, drug labels) are often large: see largeBodies.ts.
+      if (!response.body) return response;
+      const body = responseBody(new Uint8Array(await response.arrayBuffer()));
+      const headers = new Headers(response.headers);
+      // Bun sets the length of a plain body itself; a streamed one has none.
+      headers.delete("content-length");
+      return new Response(body, { status: response.status, headers });
+    },
+    {
+      // Read as text by readMessage (not by Elysia): the transport gets the parsed JSON or the text.
+      parse: "none",
+      detail: {
+        tags: ["MCP"],
+        summary: "MCP JSON-RPC endpoint (streamable HTTP, stateless, JSON responses)",
+        security: [{ bearer: [] }, { apiKey: [] }],
       },
-      {
-        // Read as text by readMessage (not by Elysia): the transport gets the parsed JSON or the text.
-        parse: "none",
-        detail: {
-          tags: ["MCP"],
-          summary: "MCP JSON-RPC endpoint (streamable HTTP, stateless, JSON responses)",
-          security: [{ bearer: [] }, { apiKey: [] }],
-        },
-      },
-    )
-    .get("/api/mcp", NOT_ALLOWED, { detail: { hide: true } })
-    .delete("/api/mcp", NOT_ALLOWED, { detail: { hide: true } });
+    },
+  );
 }

@@ -57,18 +57,51 @@ export function policyFor(method: string, path: string): AccessPolicy | undefine
   );
 }
 
-/** The key from `Authorization: Bearer <key>` or `x-api-key: <key>`; two different keys are refused. */
+/**
+ * The key from `Authorization: Bearer <key>` or `x-api-key: <key>`. Both may be sent only with the
+ * same key (two different keys are refused). An Authorization header with another scheme (Basic for
+ * a proxy in front, say) is not ours: ignored when x-api-key carries the key, a 401 when it is the
+ * only credential. A malformed Bearer header is a 401 even next to x-api-key: it claims to be a key.
+ */
 export function credentialFrom(headers: Headers): string | undefined {
   const authorization = headers.get("authorization");
+  const apiKey = headers.get("x-api-key")?.trim() || undefined;
   const bearer = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
   if (authorization && !bearer) {
+    if (apiKey && !/^Bearer(\s|$)/i.test(authorization)) return apiKey;
     throw new AppError("UNAUTHORIZED", "The Authorization header must be `Bearer <API key>`.");
   }
-  const apiKey = headers.get("x-api-key")?.trim() || undefined;
   if (bearer && apiKey && bearer !== apiKey) {
-    throw new AppError("UNAUTHORIZED", "Authorization and x-api-key carry different keys; send one.");
+    throw new AppError("UNAUTHORIZED", "Authorization and x-api-key carry different keys; send one.", {
+      headers: { "www-authenticate": `${API_KEY_CHALLENGE}, error="invalid_request"` },
+    });
   }
   return bearer ?? apiKey;
+}
+
+/** The challenge of a 401 for an API key (RFC 6750); the realm names this service, not a deployment. */
+export const API_KEY_CHALLENGE = 'Bearer realm="papers-health"';
+/**
+ * A website path takes no key, so a Bearer challenge there would send clients the wrong way. Its
+ * challenge names the sign-in endpoint and the cookie, in the form of the cookie scheme draft
+ * (draft-broyer-http-cookie-auth); browsers show no dialog for it (they prompt for Basic only).
+ */
+export const SESSION_CHALLENGE =
+  'Cookie realm="papers-health-website", form-action="/api/auth/signin", cookie-name="sid"';
+/** /metrics has its own bearer token (METRICS_TOKEN), so its own protection space. */
+const METRICS_CHALLENGE = 'Bearer realm="papers-health-metrics"';
+
+/**
+ * The `WWW-Authenticate` of a 401 (RFC 9110 requires one on every 401), by the credential the path
+ * takes. A key that was sent and refused adds `error="invalid_token"` (RFC 6750 §3.1); a request
+ * without one gets the bare challenge.
+ */
+export function authChallenge(request: Request): string {
+  const path = pathOf(request.url);
+  if (path === "/metrics") return METRICS_CHALLENGE;
+  if (policyFor(request.method, path)?.auth === "session") return SESSION_CHALLENGE;
+  const sent = request.headers.has("x-api-key") || /^Bearer(\s|$)/i.test(request.headers.get("authorization") ?? "");
+  return sent ? `${API_KEY_CHALLENGE}, error="invalid_token"` : API_KEY_CHALLENGE;
 }
 
 /** The path of a request URL, without query and trailing slash (Elysia routes `/x/` like `/x`). */

@@ -3,23 +3,26 @@ import type { Authenticator } from "../../shared/auth/apiKeys";
 import type { Deps } from "../../shared/context/deps";
 import { keyAdmission, pathOf, policyFor } from "./access";
 import { limitBody } from "./bodyLimit";
+import { GUARDED_PATH, hostGuard } from "./hostGuard";
 import { sessionAdmission } from "./session";
 
 /**
- * Everything decided about a request before routing, body parsing and validation, in order: its
- * body limit (413), then its caller, by API key or by website session per its access policy (401,
- * 403, 429). One hook rather than one plugin each: Elysia awaits every async `onRequest` hook,
+ * Everything decided about a request before routing, body parsing and validation, in order: on
+ * /api/mcp its Host and Origin (403, hostGuard.ts), its body limit (413), then its caller, by API
+ * key or by website session per its access policy (401, 403, 429). One hook rather than one plugin each: Elysia awaits every async `onRequest` hook,
  * and each await costs every request, while here a step is awaited only when it returned a promise.
  */
 export function admission(deps: Deps, authenticator: Authenticator) {
   const byKey = keyAdmission(authenticator, deps.plans);
   const bySession = sessionAdmission(deps);
+  const guardHost = hostGuard(deps.env);
   return (
     new Elysia({ name: "admission" })
       // Leased rate-limit slots go back to Redis when the server stops.
       .onStop(() => authenticator.dispose())
       .onRequest(async (context) => {
         const path = pathOf(context.request.url);
+        if (path === GUARDED_PATH) guardHost(context.request);
         const counted = limitBody(deps.env, context.request, path);
         // A chunked body was read and counted: the request goes on as the counted copy.
         if (counted) context.request = await counted;

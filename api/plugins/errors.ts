@@ -2,17 +2,29 @@ import { Elysia, type ValidationError } from "elysia";
 import { AppError, type ErrorDetail, errorBody } from "../../shared/core/errors";
 import type { Logger } from "../../shared/core/log";
 import { stateOf } from "../requestState";
+import { authChallenge, pathOf } from "./access";
 import { logRequest } from "./requestContext";
+import type { RouteTable } from "./routeTable";
 
 /**
  * The one error handler: every failure leaves as the documented body with `X-Request-Id`.
  * Elysia's own errors are translated first (validation → 400, not its default 422).
+ *
+ * HTTP semantics kept here, for every path:
+ * - 405 with `Allow`: the router found no route for the method, but the path has routes for others
+ *   (`routes`, read from the app's own route table). A path no route has stays 404.
+ * - 401 before 405: the access policy runs before routing (admission.ts), so on a path that needs
+ *   an API key or a website session, a caller without one gets 401 whatever the method, and only a
+ *   caller that passed gets 405. Paths without a policy answer 405 to anyone: the public ones, and
+ *   GET/DELETE/PUT on /api/mcp, whose policy covers only POST. Checking the method before the key
+ *   would put a route match on every request's path.
+ * - Every 401 carries `WWW-Authenticate` (access.ts `authChallenge`).
  */
-export function errorHandler(log: Logger) {
+export function errorHandler(log: Logger, routes?: RouteTable) {
   return new Elysia({ name: "errors" }).onError({ as: "global" }, (context) => {
     const { error, code, request, set } = context;
     const state = stateOf(request);
-    const appError = toAppError(error, code, request);
+    const appError = toAppError(error, code, request, routes);
     if (appError.status >= 500 && appError.kind !== "UNAVAILABLE") {
       log.error("request failed", { requestId: state.requestId, kind: appError.kind, error: appError.cause ?? error });
     } else if (appError.kind === "UNAVAILABLE") {
@@ -29,12 +41,22 @@ export function errorHandler(log: Logger) {
       ...appError.headers,
       "x-request-id": state.requestId,
     };
+    if (appError.status === 401) headers["www-authenticate"] ??= authChallenge(request);
     return new Response(JSON.stringify(errorBody(appError, state.requestId)), { status: appError.status, headers });
   });
 }
 
+/** The router found no route: 405 with `Allow` when the path has routes for other methods, else 404. */
+export function routeMiss(request: Request | undefined, routes: RouteTable | undefined): AppError {
+  const allow = request && routes?.allowOf(pathOf(request.url));
+  if (!request || !allow) return new AppError("ROUTE_NOT_FOUND", "No endpoint matches this method and path.");
+  return new AppError("METHOD_NOT_ALLOWED", `This endpoint does not answer ${request.method}; it answers ${allow}.`, {
+    headers: { allow },
+  });
+}
+
 /** The AppError a failure is answered as (the metrics plugin reads its status). */
-export function toAppError(error: unknown, code: string | number, request?: Request): AppError {
+export function toAppError(error: unknown, code: string | number, request?: Request, routes?: RouteTable): AppError {
   if (error instanceof AppError) return error;
   switch (code) {
     case "VALIDATION":
@@ -54,7 +76,7 @@ export function toAppError(error: unknown, code: string | number, request?: Requ
         "The body could not be parsed; send valid JSON with Content-Type: application/json.",
       );
     case "NOT_FOUND":
-      return new AppError("ROUTE_NOT_FOUND", "No endpoint matches this method and path.");
+      return routeMiss(request, routes);
     case "INVALID_COOKIE_SIGNATURE":
       return new AppError("BAD_REQUEST", "Invalid cookie signature.");
     default:

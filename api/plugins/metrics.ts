@@ -1,9 +1,10 @@
-import type { AnyElysia, InternalRoute } from "elysia";
+import type { AnyElysia } from "elysia";
 import type { CounterChild, HistogramChild } from "../../shared/core/metrics";
 import { httpRequestDuration, httpRequests } from "../../shared/core/serviceMetrics";
 import { stateOf } from "../requestState";
 import { pathOf } from "./access";
-import { toAppError } from "./errors";
+import { routeMiss, toAppError } from "./errors";
+import type { RouteTable } from "./routeTable";
 
 /** Requests no route matches share one label: raw paths would give every scanner's URL its own series. */
 export const UNMATCHED = "unmatched";
@@ -53,52 +54,26 @@ function record(request: Request, route: string, status: number): void {
 /**
  * Records `http_requests_total` and `http_request_duration_seconds` for every request: handled ones
  * after their handler, failed ones in the error hook (which must run before the error handler, which
- * answers: `.use` this plugin first). A function plugin, so it can read the app's route table for
- * requests refused before routing (401, 403, 413, 429), whose route Elysia has not looked up yet.
- * CORS preflights, answered before routing, count under route `preflight`.
+ * answers: `.use` this plugin first). Requests refused before routing (401, 403, 413, 429), whose
+ * route Elysia has not looked up yet, get theirs from the app's route table; a 405 (no route for
+ * the method) is `unmatched`, like a 404. CORS preflights, answered before routing, count under
+ * route `preflight`.
  */
-export function httpMetrics<App extends AnyElysia>(app: App): App {
-  let routeOf: ((method: string, path: string) => string | undefined) | undefined;
+export function httpMetrics(routes: RouteTable) {
   const preflights = httpRequests.labels("OPTIONS", "preflight", "204");
-  return app
-    .onRequest(({ request }) => {
-      if (request.method === "OPTIONS") preflights.inc();
-    })
-    .onAfterHandle({ as: "global" }, ({ request, set, route, response }) => {
-      record(request, route, response instanceof Response ? response.status : Number(set.status ?? 200));
-    })
-    .onError({ as: "global" }, (context) => {
-      const { request, error, code } = context;
-      let route = "route" in context ? (context.route as string | undefined) : undefined;
-      if (!route && code !== "NOT_FOUND") {
-        routeOf ??= routeMatcher(app.routes);
-        route = routeOf(request.method, pathOf(request.url));
-      }
-      record(request, route || UNMATCHED, toAppError(error, code).status);
-    }) as App;
-}
-
-/** Finds the route pattern of a path the way the router would: exact paths first, then patterns. */
-export function routeMatcher(routes: readonly Pick<InternalRoute, "method" | "path">[]) {
-  const exact = new Map<string, string>();
-  const patterns: { method: string; path: string; regex: RegExp }[] = [];
-  for (const { method, path } of routes) {
-    if (!path.includes(":") && !path.includes("*")) {
-      exact.set(`${method} ${path}`, path);
-      continue;
-    }
-    const source = path
-      .split("/")
-      .map((part) => {
-        if (part === "*") return ".*";
-        if (part.startsWith(":")) return part.endsWith("?") ? "[^/]*" : "[^/]+";
-        return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return <App extends AnyElysia>(app: App): App =>
+    app
+      .onRequest(({ request }) => {
+        if (request.method === "OPTIONS") preflights.inc();
       })
-      .join("/");
-    patterns.push({ method, path, regex: new RegExp(`^${source}$`) });
-  }
-  return (method: string, path: string): string | undefined =>
-    exact.get(`${method} ${path}`) ??
-    exact.get(`ALL ${path}`) ??
-    patterns.find((p) => (p.method === method || p.method === "ALL") && p.regex.test(path))?.path;
+      .onAfterHandle({ as: "global" }, ({ request, set, route, response }) => {
+        record(request, route, response instanceof Response ? response.status : Number(set.status ?? 200));
+      })
+      .onError({ as: "global" }, (context) => {
+        const { request, error, code } = context;
+        let route = "route" in context ? (context.route as string | undefined) : undefined;
+        if (!route && code !== "NOT_FOUND") route = routes.routeOf(request.method, pathOf(request.url));
+        const status = code === "NOT_FOUND" ? routeMiss(request, routes).status : toAppError(error, code).status;
+        record(request, route || UNMATCHED, status);
+      }) as App;
 }

@@ -1,6 +1,6 @@
 import { AppError } from "../core/errors";
 import type { PlanTable } from "../core/plans";
-import type { Principal } from "./apiKeys";
+import type { Principal } from "./keyCache";
 
 export type Feature = "health";
 

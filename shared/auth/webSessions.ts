@@ -6,7 +6,8 @@ import { fromPostgres, unavailable } from "../core/unavailable";
 import type { Db } from "../db/sql";
 import { createRateLimiter, nextSlotId, type RateDecision } from "../ratelimit/limiter";
 import { createLeaseRecaller } from "../ratelimit/recalls";
-import { type Principal, rateLimited } from "./apiKeys";
+import { rateLimited } from "./apiKeys";
+import type { Principal } from "./keyCache";
 import * as repo from "./sessionRepository";
 
 /**

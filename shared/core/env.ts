@@ -13,6 +13,12 @@ export const EnvSchema = T.Object({
   HOST: T.String({ default: "127.0.0.1", description: "Interface the API listens on." }),
   PORT: T.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   PUBLIC_URL: T.Optional(T.String({ description: "Base URL clients use; defaults to http://HOST:PORT." })),
+  /**
+   * Host names /api/mcp answers to besides PUBLIC_URL's (and loopback in development or when
+   * PUBLIC_URL is loopback), comma-separated, any port: e.g. the name a proxy forwards as `Host`.
+   * Anything else is refused (DNS-rebinding protection, api/plugins/hostGuard.ts).
+   */
+  ALLOWED_HOSTS: T.Optional(T.String({ pattern: "^[A-Za-z0-9.:\\[\\], _-]*$" })),
   DATABASE_URL: T.Optional(T.String({ description: "PostgreSQL URL; unset → local default." })),
   REDIS_URL: T.Optional(T.String({ description: "Redis URL; unset → local default." })),
   MEILI_URL: T.Optional(T.String({ description: "Meilisearch URL; unset → launch the bundled server." })),

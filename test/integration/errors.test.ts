@@ -136,7 +136,7 @@ describe("one error shape", () => {
 });
 
 describe("CORS", () => {
-  test("preflight on the MCP endpoint answers with the spec's exact values, without a key", async () => {
+  test("preflight on the MCP endpoint: the spec's values, then the headers an MCP client adds, without a key", async () => {
     const response = await call(app, "/api/mcp", {
       method: "OPTIONS",
       headers: { origin: "https://agent.example", "access-control-request-method": "POST" },
@@ -144,19 +144,23 @@ describe("CORS", () => {
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(response.headers.get("access-control-allow-methods")).toBe("GET, POST, DELETE, OPTIONS");
-    expect(response.headers.get("access-control-allow-headers")).toBe("Content-Type, Authorization, x-api-key");
+    expect(response.headers.get("access-control-allow-headers")).toBe(
+      "Content-Type, Authorization, x-api-key, MCP-Protocol-Version, Last-Event-ID",
+    );
     expect(response.headers.get("access-control-allow-credentials")).toBeNull();
   });
 
-  test("preflight on REST paths also allows PATCH (health logs), with the same headers", async () => {
+  test("preflight on REST paths also allows PUT and PATCH, and the stream-resume and request-id headers", async () => {
     const response = await call(app, "/api/v1/health/trackers/abc", {
       method: "OPTIONS",
       headers: { origin: "https://app.example", "access-control-request-method": "PATCH" },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
-    expect(response.headers.get("access-control-allow-methods")).toBe("GET, POST, PATCH, DELETE, OPTIONS");
-    expect(response.headers.get("access-control-allow-headers")).toBe("Content-Type, Authorization, x-api-key");
+    expect(response.headers.get("access-control-allow-methods")).toBe("GET, POST, PUT, PATCH, DELETE, OPTIONS");
+    expect(response.headers.get("access-control-allow-headers")).toBe(
+      "Content-Type, Authorization, x-api-key, Last-Event-ID, X-Request-Id",
+    );
   });
 
   test("simple responses carry the origin and exposed headers; no Vary: *, no preflight-only headers", async () => {

@@ -114,20 +114,23 @@ describe("HTTP status paths", () => {
 
 describe("CORS", () => {
   test.each(["/api/mcp", "/.well-known/mcp/server-card.json", "/.well-known/mcp.json"])(
-    "preflight on %s: the spec's exact values, no key needed",
+    "preflight on %s: the spec's values plus MCP-Protocol-Version and Last-Event-ID, no key needed",
     async (path) => {
       const response = await fetch(`${base}${path}`, {
         method: "OPTIONS",
         headers: {
           origin: "https://agent.example",
           "access-control-request-method": "POST",
-          "access-control-request-headers": "content-type, authorization, x-api-key",
+          "access-control-request-headers": "content-type, authorization, mcp-protocol-version",
         },
       });
       expect(response.status).toBe(204);
       expect(response.headers.get("access-control-allow-origin")).toBe("*");
       expect(response.headers.get("access-control-allow-methods")).toBe("GET, POST, DELETE, OPTIONS");
-      expect(response.headers.get("access-control-allow-headers")).toBe("Content-Type, Authorization, x-api-key");
+      // The spec's three first, as written; a browser MCP client sends the version after initialize.
+      expect(response.headers.get("access-control-allow-headers")).toBe(
+        "Content-Type, Authorization, x-api-key, MCP-Protocol-Version, Last-Event-ID",
+      );
       expect(response.headers.get("access-control-allow-credentials")).toBeNull();
     },
   );

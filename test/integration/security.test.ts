@@ -126,6 +126,13 @@ describe("security headers", () => {
       expect(preflight.status).toBe(204);
       expectSecurityHeaders(preflight, `OPTIONS ${target}`);
     }
+    // A method a path lacks (405 with Allow) carries them too.
+    for (const [method, target] of [["GET", "/api/mcp"], ["DELETE", "/api/mcp"], ["PUT", "/api/v1/account"]] as const) {
+      const response = await call(app, target, { method, key: account.apiKey });
+      expectSecurityHeaders(response, `${method} ${target} → ${response.status}`);
+      statuses.add(response.status);
+      await response.arrayBuffer();
+    }
     // Successes and the error statuses were all among them.
     for (const status of [200, 400, 401, 404, 405]) expect(statuses).toContain(status);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { routeMatcher } from "../../api/plugins/metrics";
+import { routeMatcher } from "../../api/plugins/routeTable";
 import { Counter, Gauge, Histogram, Registry, renderMetrics } from "../../shared/core/metrics";
 import { checkHistograms, parseExposition, samplesOf, sumOf } from "../helpers/prometheus";
 
