@@ -127,7 +127,11 @@ describe("security headers", () => {
       expectSecurityHeaders(preflight, `OPTIONS ${target}`);
     }
     // A method a path lacks (405 with Allow) carries them too.
-    for (const [method, target] of [["GET", "/api/mcp"], ["DELETE", "/api/mcp"], ["PUT", "/api/v1/account"]] as const) {
+    for (const [method, target] of [
+      ["GET", "/api/mcp"],
+      ["DELETE", "/api/mcp"],
+      ["PUT", "/api/v1/account"],
+    ] as const) {
       const response = await call(app, target, { method, key: account.apiKey });
       expectSecurityHeaders(response, `${method} ${target} → ${response.status}`);
       statuses.add(response.status);
