@@ -1,9 +1,7 @@
-import { openapi } from "@elysiajs/openapi";
-import { Elysia } from "elysia";
+import { Elysia, type InternalRoute } from "elysia";
 import { createAuthenticator } from "../shared/auth/apiKeys";
 import type { Deps } from "../shared/context/deps";
 import { publicUrl } from "../shared/core/env";
-import { ERROR_KINDS } from "../shared/core/errors";
 import { registerFormats } from "../shared/core/formats";
 import { mcpRoutes } from "./mcp/route";
 import { admission } from "./plugins/admission";
@@ -26,6 +24,7 @@ import { profileRoutes } from "./routes/health/profile";
 import { symptomRoutes } from "./routes/health/symptoms";
 import { metricsRoutes } from "./routes/metrics";
 import { modelsRoutes } from "./routes/models";
+import { openApiRoutes } from "./routes/openapi";
 import { paperRoutes } from "./routes/papers";
 import { systemRoutes } from "./routes/system";
 import { transcribeRoutes } from "./routes/transcribe";
@@ -35,38 +34,8 @@ import { websiteDashboardRoutes } from "./routes/website/dashboard";
 import { websiteMirrorRoutes } from "./routes/website/mirrors";
 import { webRoutes } from "./web/plugin";
 
-/**
- * The plugin is built per app (`.use(openapi(DOCS))`): it serves /docs as one prepared Response,
- * which a second app in the same process (tests) would find already read.
- */
-const DOCS: Parameters<typeof openapi>[0] = {
-  path: "/docs",
-  specPath: "/openapi.json",
-  exclude: { paths: ["/docs", "/openapi.json"] },
-  documentation: {
-    info: {
-      title: "Papers & Health API",
-      version: "0.1.0",
-      description: `Paper search, a health assistant and a remote MCP server. Errors share one body: \`{"error": {"code", "message", "requestId", "details?"}}\`; codes: ${Object.keys(ERROR_KINDS).join(", ")}.`,
-    },
-    components: {
-      securitySchemes: {
-        bearer: { type: "http", scheme: "bearer", description: "An API key: `Authorization: Bearer phk_…`" },
-        apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
-        session: {
-          type: "apiKey",
-          in: "cookie",
-          name: "sid",
-          description: "The website session cookie (website paths only); changes also need `x-csrf-token`.",
-        },
-      },
-    },
-  },
-};
-
 /** The whole HTTP API as one Elysia app. Tests drive it in-process with `app.handle(request)`. */
 export function createApp(deps: Deps) {
-  // After @elysiajs/openapi has loaded and registered its own (slow) format validators.
   registerFormats();
   const authenticator = createAuthenticator({
     sql: deps.sql,
@@ -77,6 +46,7 @@ export function createApp(deps: Deps) {
   });
   // Filled once the app is assembled: what is decided without a matched route (405 Allow, metrics labels).
   const routes = createRouteTable();
+  let registered: readonly InternalRoute[] = [];
   const app = new Elysia({ normalize: false })
     .use(httpMetrics(routes))
     .use(errorHandler(deps.log, routes))
@@ -85,7 +55,7 @@ export function createApp(deps: Deps) {
     .use(largeBodies())
     .use(corsPolicy())
     .use(admission(deps, authenticator))
-    .use(openapi(DOCS))
+    .use(openApiRoutes(deps, () => registered))
     .use(systemRoutes(deps))
     .use(metricsRoutes(deps))
     .use(accountRoutes(deps))
@@ -108,6 +78,7 @@ export function createApp(deps: Deps) {
     .use(websiteMirrorRoutes(deps))
     .use(webRoutes());
   routes.load(app.routes);
+  registered = app.routes;
   return app;
 }
 

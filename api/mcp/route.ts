@@ -1,9 +1,51 @@
-import { Elysia } from "elysia";
+import { type DocumentDecoration, Elysia } from "elysia";
 import { contextFor } from "../../shared/context/ctx";
 import type { Deps } from "../../shared/context/deps";
+import { requestBody, response } from "../openapi/media";
 import { responseBody } from "../plugins/largeBodies";
 import { callerOf, stateOf } from "../requestState";
 import { handleMcpRequest } from "./server";
+
+const JSON_RPC_MESSAGE = {
+  type: "object",
+  required: ["jsonrpc"],
+  properties: {
+    jsonrpc: { const: "2.0" },
+    id: { type: ["string", "integer", "null"] },
+    method: { type: "string" },
+    params: { type: "object" },
+    result: { type: "object" },
+    error: {
+      type: "object",
+      required: ["code", "message"],
+      properties: { code: { type: "integer" }, message: { type: "string" }, data: {} },
+    },
+  },
+};
+const jsonRpc = (description: string) => response(description, { "application/json": { schema: JSON_RPC_MESSAGE } });
+
+/**
+ * The endpoint's own answers, from the MCP transport: JSON-RPC messages, also for its refusals.
+ * The service's rules before it (key, Host, body size, rate limit) answer with the error body.
+ */
+const MCP_DOC: DocumentDecoration = {
+  tags: ["MCP"],
+  summary: "MCP JSON-RPC endpoint (streamable HTTP, stateless, JSON responses)",
+  description:
+    "Send `Accept: application/json, text/event-stream`. After `initialize`, requests may carry `MCP-Protocol-Version`. The `Host` must be one this server answers to, and an `Origin` one the CORS policy allows (403 otherwise).",
+  requestBody: requestBody({
+    "application/json": { schema: { oneOf: [JSON_RPC_MESSAGE, { type: "array", items: JSON_RPC_MESSAGE }] } },
+  }),
+  responses: {
+    200: response("The JSON-RPC response (an array of them for a batch).", {
+      "application/json": { schema: { oneOf: [JSON_RPC_MESSAGE, { type: "array", items: JSON_RPC_MESSAGE }] } },
+    }),
+    202: { description: "Accepted: the body held only notifications or responses." },
+    400: jsonRpc("A JSON-RPC error: the body is not JSON-RPC, or the protocol version is not supported."),
+    406: jsonRpc("A JSON-RPC error: `Accept` must list application/json and text/event-stream."),
+    415: jsonRpc("A JSON-RPC error: `Content-Type` must be application/json."),
+  },
+};
 
 /** A single JSON-RPC error, as the transport answers its other invalid requests (HTTP 400, id null). */
 const emptyBatch = () =>
@@ -58,11 +100,7 @@ export function mcpRoutes(deps: Deps) {
     {
       // Read as text by readMessage (not by Elysia): the transport gets the parsed JSON or the text.
       parse: "none",
-      detail: {
-        tags: ["MCP"],
-        summary: "MCP JSON-RPC endpoint (streamable HTTP, stateless, JSON responses)",
-        security: [{ bearer: [] }, { apiKey: [] }],
-      },
+      detail: MCP_DOC,
     },
   );
 }

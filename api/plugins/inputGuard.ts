@@ -62,12 +62,14 @@ function depthOf(value: unknown): number {
  * Runs after parsing and before validation, for every route: a body nested deeper than any of
  * ours is refused before Elysia's validation error pretty-prints it (quadratic in the depth: a
  * 100,000-level array took 6 s and ended "Out of memory", a 500), and text the database cannot
- * store is refused with a pointer to it instead of failing in the query.
+ * store is refused with a pointer to it instead of failing in the query. An empty query value is
+ * dropped first (`dropEmptyQueryValues`).
  */
 export function inputGuard() {
   return new Elysia({ name: "input-guard" }).onTransform({ as: "global" }, ({ body, query, params }) => {
     // Most requests (GETs without a query string on routes without parameters) have nothing to walk.
     if (body === undefined && isEmpty(query) && isEmpty(params)) return;
+    dropEmptyQueryValues(query);
     if (depthOf(body) > MAX_BODY_DEPTH) {
       throw invalid("body", { path: "/", message: `The body nests deeper than ${MAX_BODY_DEPTH} levels.` });
     }
@@ -80,6 +82,16 @@ export function inputGuard() {
       if (problem) throw invalid(part, problem);
     }
   });
+}
+
+/**
+ * `?q=x&limit=` means no limit, as an HTML form sends a field left blank: an empty value is the
+ * parameter left out, so an optional one takes its default and a required one fails validation as
+ * missing (a 400 naming it). A hook sees no route schema, so every empty value goes, an unknown
+ * parameter's too: it carries nothing to refuse. Validation reads this same object afterwards.
+ */
+function dropEmptyQueryValues(query: Record<string, unknown> | undefined): void {
+  for (const name in query) if (query[name] === "") delete query[name];
 }
 
 function isEmpty(value: object | undefined): boolean {

@@ -8,7 +8,7 @@ import { pathOf } from "./access";
 const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /**
- * /docs is Scalar's page from its CDN (`@elysiajs/openapi`): its script, its inline styles, its
+ * /docs is Scalar's page from its CDN (api/routes/openapi.ts): its script, its inline styles, its
  * fonts, and the document (and "try it" requests) from here.
  */
 const DOCS_CSP = [

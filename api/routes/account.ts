@@ -16,7 +16,6 @@ export function accountRoutes(deps: Deps) {
       detail: {
         tags: ["Account"],
         summary: "The caller's plan, limits and remaining hourly quota",
-        security: [{ bearer: [] }],
       },
     },
   );

@@ -15,6 +15,8 @@ import {
   revokeChatShares,
   shareChat,
 } from "../../shared/conversations/verbs";
+import { Text } from "../../shared/core/text";
+import { failures } from "../openapi/declare";
 import { ctxOf, stateOf } from "../requestState";
 import { type Mount, V1 } from "./mount";
 
@@ -25,21 +27,21 @@ const Surface = t.Union([t.Literal("health"), t.Literal("research")]);
  * share reader, which needs no credentials and so only exists under v1.
  */
 export function chatsRoutes(deps: Deps, mount: Mount = V1) {
-  const detail = (summary: string, description?: string) => ({
-    tags: mount.tags("Chats"),
-    summary,
-    ...(description ? { description } : {}),
-    security: mount.security,
-  });
+  const detail = (summary: string, description?: string) =>
+    failures({ tags: mount.tags("Chats"), summary, ...(description ? { description } : {}) }, "NOT_FOUND");
   const routes = new Elysia({ name: `routes/chats${mount.suffix}` })
     .get(`${mount.base}/chats`, ({ request, query }) => listChats(ctxOf(deps, request), query), {
       query: t.Object({
         surface: Surface,
         limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
-        cursor: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+        cursor: t.Optional(Text({ minLength: 1, maxLength: 200 })),
       }),
       response: ChatListSchema,
-      detail: detail("List chats, newest first", "Follow next_cursor with the same limit."),
+      detail: {
+        tags: mount.tags("Chats"),
+        summary: "List chats, newest first",
+        description: "Follow next_cursor with the same limit.",
+      },
     })
     .patch(
       `${mount.base}/chats/:chatid`,
@@ -87,7 +89,7 @@ export function chatsRoutes(deps: Deps, mount: Mount = V1) {
     {
       params: t.Object({ token: t.String() }),
       response: ConversationSchema,
-      detail: { tags: ["Chats"], summary: "A shared conversation (no key needed)" },
+      detail: failures({ tags: ["Chats"], summary: "A shared conversation (no key needed)" }, "NOT_FOUND"),
     },
   );
 }

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../shared/context/deps";
 import { serverCard } from "../mcp/card";
+import { response } from "../openapi/media";
 
 /** Where the card is served: the two spec paths and the server-card proposal's path. */
 export const CARD_PATHS = ["/.well-known/mcp/server-card.json", "/.well-known/mcp.json", "/api/mcp/server-card"];
@@ -25,7 +26,21 @@ export function discoveryRoutes(deps: Pick<Deps, "env">) {
     }
     return new Response(body, { headers });
   };
-  const detail = { tags: ["MCP"], summary: "MCP server card (no key needed)" };
+  const detail = {
+    tags: ["MCP"],
+    summary: "MCP server card (no key needed)",
+    description: "Cacheable; revalidate with If-None-Match (304 when unchanged).",
+    responses: {
+      200: response(
+        "The server card.",
+        { "application/json": { schema: { type: "object" } } },
+        {
+          ETag: { schema: { type: "string" }, description: "A strong validator of the card." },
+        },
+      ),
+      304: { description: "Not modified." },
+    },
+  };
   let app = new Elysia({ name: "routes/discovery" });
   for (const path of CARD_PATHS) app = app.get(path, answer, { detail }) as unknown as typeof app;
   return app;

@@ -1,7 +1,9 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { Deps } from "../../shared/context/deps";
 import { EXPOSITION_CONTENT_TYPE } from "../../shared/core/metrics";
 import { authorizeScrape, exposeMetrics } from "../../shared/system/metricsExposition";
+import { failures } from "../openapi/declare";
+import { response } from "../openapi/media";
 
 /** GET /metrics for Prometheus; who may read it is decided in shared/system/metricsExposition.ts. */
 export function metricsRoutes(deps: Pick<Deps, "env" | "redis" | "queues" | "log">) {
@@ -18,13 +20,17 @@ export function metricsRoutes(deps: Pick<Deps, "env" | "redis" | "queues" | "log
       return text;
     },
     {
-      response: { 200: t.String({ description: "Prometheus text exposition format 0.0.4." }) },
-      detail: {
-        tags: ["System"],
-        summary: "Prometheus metrics: requests, latency, queues, jobs, chat streams, rate limits",
-        description:
-          "Text exposition format 0.0.4. With METRICS_TOKEN set: `Authorization: Bearer <token>` (401 otherwise). Without: direct loopback clients only (403 otherwise, also for requests relayed by a proxy). The metrics are listed in the README (Background jobs → Metrics).",
-      },
+      detail: failures(
+        {
+          tags: ["System"],
+          summary: "Prometheus metrics: requests, latency, queues, jobs, chat streams, rate limits",
+          description:
+            "Text exposition format 0.0.4. With METRICS_TOKEN set: `Authorization: Bearer <token>` (401 otherwise). Without: direct loopback clients only (403 otherwise, also for requests relayed by a proxy). The metrics are listed in the README (Background jobs → Metrics).",
+          responses: { 200: response("The metrics.", { "text/plain": { schema: { type: "string" } } }) },
+        },
+        "UNAUTHORIZED",
+        "FORBIDDEN",
+      ),
     },
   );
 }

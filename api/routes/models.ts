@@ -15,7 +15,6 @@ export function modelsRoutes(deps: Deps, mount: Mount = V1) {
       detail: {
         tags: mount.tags("Chats"),
         summary: "Models the caller's plan can run",
-        security: mount.security,
       },
     },
   );

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../shared/context/deps";
 import { AppError } from "../../shared/core/errors";
+import { Text } from "../../shared/core/text";
 import { PaginationSchema, type PaperPageJson, PaperPageSchema, pageJson } from "../../shared/papers/page";
 import {
   DEFAULT_LIMIT,
@@ -12,13 +13,13 @@ import {
 } from "../../shared/papers/schemas";
 import { getPaper, searchPapersFielded, searchPaperTitles } from "../../shared/papers/verbs";
 import { PaperSchema } from "../../shared/records/paper";
+import { failures } from "../openapi/declare";
 import { jsonResponse } from "../plugins/largeBodies";
 import { ctxOf } from "../requestState";
-import { API_KEY_SECURITY as SECURITY } from "./security";
 
 /** Elysia's `t.Integer` (numeric strings too) with the shared paging bounds: see shared/papers/schemas.ts. */
 const TitleQuery = t.Object({
-  q: t.String({ minLength: 1, maxLength: 300, description: "Words to find in titles." }),
+  q: Text({ minLength: 1, maxLength: 300, description: "Words to find in titles." }),
   page: t.Optional(t.Integer({ ...PAGE_BOUNDS, default: 0 })),
   limit: t.Optional(t.Integer({ ...LIMIT_BOUNDS, default: DEFAULT_LIMIT, description: "Capped by the plan." })),
 });
@@ -35,11 +36,9 @@ const AdvancedBody = t.Object(
       t.Integer({ ...LIMIT_BOUNDS, description: "Page size (alias: maxResults); capped by the plan." }),
     ),
     maxResults: t.Optional(t.Integer(LIMIT_BOUNDS)),
-    sortBy: t.Optional(
-      t.String({ maxLength: 64, description: "relevance (default), submittedDate, lastUpdatedDate." }),
-    ),
+    sortBy: t.Optional(Text({ maxLength: 64, description: "relevance (default), submittedDate, lastUpdatedDate." })),
     sortOrder: t.Optional(
-      t.String({ maxLength: 64, description: "ascending (default) or descending; asc, desc, dsc too." }),
+      Text({ maxLength: 64, description: "ascending (default) or descending; asc, desc, dsc too." }),
     ),
     submittedFrom: Day,
     submittedTo: Day,
@@ -84,20 +83,31 @@ const paperDocs = () => ({
     summary: "Search paper titles",
     description:
       "Every query word must match a whole word of the title (case and diacritics folded, no typos or prefixes); quoted words must appear together.",
-    security: SECURITY,
   },
   fieldedSearch: {
     tags: ["Papers"],
     summary: "Fielded paper search",
     description:
       "Filters are ANDed. Text filters match whole words (see the README); `au` takes a comma-separated list of names, all required; `cat` matches a category exactly or every category of an archive; `id` matches the paper id with or without version.",
-    security: SECURITY,
   },
-  paper: {
-    tags: ["Papers"],
-    summary: "One paper by arXiv id, with or without version (`0704.0001`, `hep-th/9901001v2`)",
-    security: SECURITY,
-  },
+  paper: failures(
+    {
+      tags: ["Papers"],
+      summary: "One paper by arXiv id, with or without version (`0704.0001`, `hep-th/9901001v2`)",
+      parameters: [
+        {
+          name: "id",
+          in: "path",
+          required: true,
+          description: "An arXiv id; the `/` of an old-style id may be sent as is or as `%2F`.",
+          schema: { type: "string", minLength: 1 },
+        },
+      ],
+    },
+    "NOT_FOUND",
+    // A malformed percent-escape in the id.
+    "VALIDATION_FAILED",
+  ),
 });
 
 export function paperRoutes(deps: Deps) {

@@ -6,6 +6,7 @@ import { AUDIO_MAX_BYTES, AUDIO_TYPES } from "../../shared/transcription/audio";
 import { readMultipart } from "../../shared/transcription/form";
 import { TranscriptionResponseSchema } from "../../shared/transcription/schemas";
 import { transcribe } from "../../shared/transcription/transcribe";
+import { failures } from "../openapi/declare";
 import { ctxOf } from "../requestState";
 import { type Mount, V1 } from "./mount";
 
@@ -58,12 +59,16 @@ export function transcribeRoutes(deps: Deps, mount: Mount = V1) {
       },
       body: TranscribeForm,
       response: TranscriptionResponseSchema,
-      detail: {
-        tags: mount.tags("Health chat"),
-        summary: "Transcribe a voice note (then send the text as the chat message)",
-        description: `Multipart form: \`audio\` (file) and \`provider\` (\`addis\` | \`elevenlabs\`), optional \`language\`. Audio types: ${Object.keys(AUDIO_TYPES).join(", ")} (declared in the part's Content-Type and checked against the file's first bytes: 415 otherwise); larger than 25 MiB → 413. Runs on a worker. A provider without its key → 503 naming the setting; a provider failure (after retries) → 502.`,
-        security: mount.security,
-      },
+      detail: failures(
+        {
+          tags: mount.tags("Health chat"),
+          summary: "Transcribe a voice note (then send the text as the chat message)",
+          description: `Multipart form: \`audio\` (file) and \`provider\` (\`addis\` | \`elevenlabs\`), optional \`language\`. Audio types: ${Object.keys(AUDIO_TYPES).join(", ")} (declared in the part's Content-Type and checked against the file's first bytes: 415 otherwise); larger than 25 MiB → 413. Runs on a worker. A provider without its key → 503 naming the setting; a provider failure (after retries) → 502.`,
+        },
+        "UNSUPPORTED_MEDIA_TYPE",
+        "BAD_REQUEST",
+        "UPSTREAM_FAILED",
+      ),
     },
   );
 }

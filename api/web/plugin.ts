@@ -1,5 +1,7 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../shared/core/errors";
+import { failures } from "../openapi/declare";
+import { HTML, response } from "../openapi/media";
 import { webAssets } from "./assets";
 import { PAGES, type PageDefinition, renderPage } from "./pages";
 
@@ -47,6 +49,30 @@ function pageRoute(page: PageDefinition) {
   };
 }
 
+const ASSET_DOC = failures(
+  {
+    tags: ["Website pages"],
+    summary: "A bundled script or stylesheet of the website (immutable, revalidated by ETag)",
+    responses: {
+      200: response("The asset.", {
+        "application/javascript": { schema: { type: "string" } },
+        "text/css": { schema: { type: "string" } },
+      }),
+      304: { description: "Not modified." },
+    },
+  },
+  "NOT_FOUND",
+);
+
+function pageDoc(page: PageDefinition) {
+  const redirect = { 303: { description: "No session cookie: to the sign-in page, which returns here." } };
+  return {
+    tags: ["Website pages"],
+    summary: `Website page: ${page.title}`,
+    responses: { 200: response("The page.", HTML), ...(page.signedIn ? redirect : {}) },
+  };
+}
+
 /** The website: pages at `/`, `/dashboard`, `/health…`, and their bundled assets under `/assets/`. */
 export function webRoutes() {
   const app = new Elysia({ name: "routes/web" })
@@ -73,8 +99,8 @@ export function webRoutes() {
         }
         return new Response(asset.body);
       },
-      { detail: { hide: true } },
+      { detail: ASSET_DOC },
     );
-  for (const page of PAGES) app.get(page.path, pageRoute(page), { detail: { hide: true } });
+  for (const page of PAGES) app.get(page.path, pageRoute(page), { detail: pageDoc(page) });
   return app;
 }

@@ -1,5 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { PlanIdSchema } from "../core/plans";
+import { Text } from "../core/text";
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 256;
@@ -23,12 +24,12 @@ export type AccountInfo = Static<typeof AccountInfoSchema>;
 
 // The website's own endpoints: sign-up, sign-in and the developer dashboard.
 
-const Email = T.String({ format: "email", maxLength: 254, description: "Compared case-insensitively." });
+const Email = Text({ format: "email", maxLength: 254, description: "Compared case-insensitively." });
 
 export const SignUpSchema = T.Object(
   {
     email: Email,
-    password: T.String({
+    password: Text({
       minLength: PASSWORD_MIN,
       maxLength: PASSWORD_MAX,
       description: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`,
@@ -39,7 +40,7 @@ export const SignUpSchema = T.Object(
 export type SignUpInput = Static<typeof SignUpSchema>;
 
 export const SignInSchema = T.Object(
-  { email: Email, password: T.String({ minLength: 1, maxLength: PASSWORD_MAX }) },
+  { email: Email, password: Text({ minLength: 1, maxLength: PASSWORD_MAX }) },
   { additionalProperties: false },
 );
 export type SignInInput = Static<typeof SignInSchema>;

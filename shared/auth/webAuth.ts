@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { SystemCtx } from "../context/ctx";
 import { AppError } from "../core/errors";
 import type { Redis } from "../core/redis";
+import { codePoints } from "../core/text";
 import { fromPostgres, unavailable } from "../core/unavailable";
 import { insertAccount } from "./accountRepository";
 import { PASSWORD_MAX, PASSWORD_MIN, type SignInInput, type SignUpInput, type WebAccount } from "./schemas";
@@ -72,7 +73,8 @@ export function normalizeEmail(email: string): string {
 }
 
 function hashPassword(password: string): Promise<string> {
-  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
+  const length = codePoints(password);
+  if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
     throw new AppError("VALIDATION_FAILED", `The password must have ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`, {
       details: [{ in: "body", path: "/password", message: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters` }],
     });

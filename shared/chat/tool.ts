@@ -1,9 +1,10 @@
 import { Type as T } from "@sinclair/typebox";
 import { ChatRequestSchema, FinishReasonSchema, UsageSchema } from "../conversations/schemas";
+import { Text } from "../core/text";
 import { defineTool } from "../tools/types";
 import { startTurn } from "./turn/start";
 
-const ChatId = T.String({
+const ChatId = Text({
   minLength: 1,
   maxLength: 64,
   description: "A chat id (health_chat's chat_id or list_chats).",

@@ -1,4 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import { Text } from "../core/text";
 
 /** Shapes of the health chat: the request (spec 4.2), the JSON reply (2.6), stored conversations. */
 
@@ -6,21 +7,19 @@ export const CHAT_LIMITS = { message: 64_000, attachments: 5, replyContexts: 10,
 
 export const ChatRequestSchema = T.Object(
   {
-    message: T.String({ minLength: 1, maxLength: CHAT_LIMITS.message, pattern: "\\S", description: "Nonblank." }),
-    chat_id: T.Optional(T.String({ minLength: 1, maxLength: 64, description: "Omit to start a conversation." })),
+    message: Text({ minLength: 1, maxLength: CHAT_LIMITS.message, pattern: "\\S", description: "Nonblank." }),
+    chat_id: T.Optional(Text({ minLength: 1, maxLength: 64, description: "Omit to start a conversation." })),
     stream: T.Optional(T.Boolean({ default: false })),
-    model: T.Optional(
-      T.String({ minLength: 1, maxLength: 100, description: "A model id from /api/v1/models, or auto." }),
-    ),
+    model: T.Optional(Text({ minLength: 1, maxLength: 100, description: "A model id from /api/v1/models, or auto." })),
     attachment_ids: T.Optional(
-      T.Array(T.String({ minLength: 1, maxLength: 64 }), { maxItems: CHAT_LIMITS.attachments, uniqueItems: true }),
+      T.Array(Text({ minLength: 1, maxLength: 64 }), { maxItems: CHAT_LIMITS.attachments, uniqueItems: true }),
     ),
     reply_contexts: T.Optional(
       T.Array(
         T.Object(
           {
-            text: T.String({ minLength: 1, maxLength: CHAT_LIMITS.replyContextText }),
-            source_message_id: T.Optional(T.String({ minLength: 1, maxLength: 64 })),
+            text: Text({ minLength: 1, maxLength: CHAT_LIMITS.replyContextText }),
+            source_message_id: T.Optional(Text({ minLength: 1, maxLength: 64 })),
           },
           { additionalProperties: false },
         ),
@@ -122,7 +121,7 @@ export const ChatListSchema = T.Object({
 
 export const ChatPatchSchema = T.Object(
   {
-    title: T.Optional(T.String({ minLength: 1, maxLength: 120, pattern: "\\S" })),
+    title: T.Optional(Text({ minLength: 1, maxLength: 120, pattern: "\\S" })),
     pinned: T.Optional(T.Boolean()),
     archived: T.Optional(T.Boolean()),
   },

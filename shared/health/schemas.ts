@@ -1,4 +1,5 @@
 import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
+import { Text } from "../core/text";
 
 /** Log kinds; each has its own symptom options (provenance in shared/data/symptoms/PROVENANCE.md). */
 export const LogKindSchema = T.Union([T.Literal("acute"), T.Literal("pregnancy"), T.Literal("custom")]);
@@ -16,7 +17,7 @@ const Nullable = <S extends TSchema>(schema: S) => T.Union([schema, T.Null()]);
 
 export const PROFILE_LIMITS = { items: 50, itemLength: 200 } as const;
 const ProfileItems = (what: string) =>
-  T.Array(T.String({ minLength: 1, maxLength: PROFILE_LIMITS.itemLength, pattern: NONBLANK }), {
+  T.Array(Text({ minLength: 1, maxLength: PROFILE_LIMITS.itemLength, pattern: NONBLANK }), {
     maxItems: PROFILE_LIMITS.items,
     description: `Up to ${PROFILE_LIMITS.items} ${what}, each 1–${PROFILE_LIMITS.itemLength} characters; trimmed, duplicates (ignoring case) removed. Omitted means none.`,
   });
@@ -59,7 +60,7 @@ export const EntryInputSchema = T.Object(
   {
     severity: T.Optional(T.Integer({ minimum: 0, maximum: 10 })),
     symptoms: T.Optional(
-      T.Array(T.String({ minLength: 1, maxLength: ENTRY_LIMITS.symptomLength, pattern: NONBLANK }), {
+      T.Array(Text({ minLength: 1, maxLength: ENTRY_LIMITS.symptomLength, pattern: NONBLANK }), {
         maxItems: ENTRY_LIMITS.symptoms,
         description:
           "Up to 16 listed option ids or free-text symptoms, each 1–60 characters; trimmed, duplicates (ignoring case) removed.",
@@ -74,7 +75,7 @@ export const EntryInputSchema = T.Object(
     ),
     temperatureUnit: T.Optional(TemperatureUnitSchema),
     activityImpact: T.Optional(ActivityImpactSchema),
-    note: T.Optional(T.String({ maxLength: ENTRY_LIMITS.note, description: "Up to 1,200 characters; trimmed." })),
+    note: T.Optional(Text({ maxLength: ENTRY_LIMITS.note, description: "Up to 1,200 characters; trimmed." })),
   },
   { additionalProperties: false, description: "At least one observation." },
 );
@@ -94,7 +95,7 @@ export type Entry = Static<typeof EntrySchema>;
 
 export const HealthLogInputSchema = T.Object(
   {
-    title: T.String({ minLength: 1, maxLength: 80, pattern: NONBLANK, description: "1–80 characters; trimmed." }),
+    title: Text({ minLength: 1, maxLength: 80, pattern: NONBLANK, description: "1–80 characters; trimmed." }),
     kind: LogKindSchema,
   },
   { additionalProperties: false },
@@ -123,6 +124,13 @@ export const HealthLogSchema = T.Object({
   entries: T.Array(EntrySchema, { description: "Newest first." }),
 });
 export type HealthLog = Static<typeof HealthLogSchema>;
+
+/** The JSON export of one log: the log without its entry list, then every entry, oldest first. */
+export const HealthLogExportSchema = T.Object({
+  exportedAt: Timestamp,
+  tracker: T.Omit(HealthLogSchema, ["entries"]),
+  entries: T.Array(EntrySchema, { description: "Oldest first." }),
+});
 
 export const LOG_PAGE = { defaultLimit: 20, maxLimit: 100, entriesInList: 5 } as const;
 

@@ -1,4 +1,5 @@
 import { type SchemaOptions, type Static, Type as T } from "@sinclair/typebox";
+import { Text } from "../core/text";
 
 /**
  * Paper search inputs and the query echo, for the REST routes (api/routes/papers.ts) and the MCP
@@ -21,7 +22,7 @@ export const LimitSchema = T.Integer({ ...LIMIT_BOUNDS, description: "Page size;
 /** A UTC day, as the date-range inputs take it; `checkDates` then rejects days that do not exist. */
 export const daySchema = (description: string) => T.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description });
 
-const FilterText = T.Optional(T.String({ maxLength: 500 }));
+const FilterText = T.Optional(Text({ maxLength: 500 }));
 
 /** The fielded-search filters (spec 4.6): REST's `searchFilterString`, the MCP tool's `filters`. */
 export const PaperFiltersSchema = T.Object(

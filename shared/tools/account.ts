@@ -2,6 +2,7 @@ import { Type as T } from "@sinclair/typebox";
 import { describeAccount } from "../auth/describeAccount";
 import { AccountInfoSchema } from "../auth/schemas";
 import { AppError } from "../core/errors";
+import { Text } from "../core/text";
 import { UploadInfoSchema } from "../uploads/schemas";
 import { getUpload } from "../uploads/verbs";
 import { READ_ONLY } from "./annotations";
@@ -29,7 +30,7 @@ export const getUploadTool = defineTool({
   title: "Status of an uploaded file",
   description:
     "One of the caller's uploads: status (pending, uploaded, processing, ready, failed with a reason), type, size, sha256 and details (pages, text characters, image size). Only ready files can be chat attachments.",
-  input: T.Object({ fileId: T.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+  input: T.Object({ fileId: Text({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
   output: UploadInfoSchema,
   annotations: READ_ONLY,
   feature: "health",

@@ -2,12 +2,13 @@ import { Type as T } from "@sinclair/typebox";
 import { ConditionDetailSchema, ConditionLookupSchema, ConditionSearchSchema } from "../conditions/schemas";
 import { SEARCH_DEFAULT } from "../conditions/searchInput";
 import { getCondition, lookupCondition, PAPERS_DEFAULT, searchConditions } from "../conditions/verbs";
+import { Text } from "../core/text";
 import { PaperSchema } from "../records/paper";
 import { READ_ONLY } from "./annotations";
 import { defineTool } from "./types";
 
 /** Condition tools: the verbs of /api/v1/health/condition*, with its plan gate. */
-const ConditionName = T.String({
+const ConditionName = Text({
   minLength: 2,
   maxLength: 120,
   // At least two non-blank characters, as the REST route checks after trimming.
@@ -53,7 +54,7 @@ export const getConditionTool = defineTool({
   description:
     "A MONDO term by id (`MONDO:0004979` or `MONDO_0004979`) with synonyms, cross-references, parents and children.",
   input: T.Object(
-    { mondoId: T.String({ minLength: 1, maxLength: 200, description: "`MONDO:0004979` or `MONDO_0004979`." }) },
+    { mondoId: Text({ minLength: 1, maxLength: 200, description: "`MONDO:0004979` or `MONDO_0004979`." }) },
     { additionalProperties: false },
   ),
   output: ConditionDetailSchema,

@@ -2,12 +2,13 @@ import { Type as T } from "@sinclair/typebox";
 import { ChatListSchema, ChatSummarySchema, ConversationSchema } from "../conversations/schemas";
 import { getConversation, listChats, patchChat, removeChat, shareChat } from "../conversations/verbs";
 import { AppError } from "../core/errors";
+import { Text } from "../core/text";
 import { ModelInfoSchema, modelsForPlan } from "../llm/models";
 import { DELETE, READ_ONLY, WRITE, WRITE_IDEMPOTENT } from "./annotations";
 import { defineTool } from "./types";
 
 /** The verbs of /api/v1/chats and /api/v1/models, as tools. */
-const ChatId = T.String({
+const ChatId = Text({
   minLength: 1,
   maxLength: 64,
   description: "A chat id (health_chat's chat_id or list_chats).",
@@ -21,7 +22,7 @@ export const listChatsTool = defineTool({
     {
       surface: T.Optional(T.Union([T.Literal("health"), T.Literal("research")], { default: "health" })),
       limit: T.Optional(T.Integer({ minimum: 1, maximum: 100, default: 20 })),
-      cursor: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
+      cursor: T.Optional(Text({ minLength: 1, maxLength: 200 })),
     },
     { additionalProperties: false },
   ),
@@ -55,7 +56,7 @@ export const updateChatTool = defineTool({
   input: T.Object(
     {
       chat_id: ChatId,
-      title: T.Optional(T.String({ minLength: 1, maxLength: 120, pattern: "\\S" })),
+      title: T.Optional(Text({ minLength: 1, maxLength: 120, pattern: "\\S" })),
       pinned: T.Optional(T.Boolean()),
       archived: T.Optional(T.Boolean()),
     },

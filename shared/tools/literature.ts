@@ -1,4 +1,5 @@
 import { Type as T } from "@sinclair/typebox";
+import { Text } from "../core/text";
 import { PaginationSchema, papersOf } from "../papers/page";
 import { searchPapersFielded } from "../papers/verbs";
 import { PaperSchema } from "../records/paper";
@@ -26,7 +27,7 @@ export const searchPapersTool = defineTool({
     "Searches our index of arXiv paper metadata (titles, abstracts, authors, categories, journal refs). Give a few keywords; every word must match. Returns papers with links.",
   input: T.Object(
     {
-      query: T.String({ minLength: 1, maxLength: 300, pattern: "\\S" }),
+      query: Text({ minLength: 1, maxLength: 300, pattern: "\\S" }),
       limit: T.Optional(T.Integer({ minimum: 1, maximum: 20, default: 5 })),
     },
     { additionalProperties: false },

@@ -1,4 +1,5 @@
 import { Type as T } from "@sinclair/typebox";
+import { Text } from "../core/text";
 import { exportLog, summarizeLog } from "../health/logReports";
 import { addEntry, createLog, getLog, listLogs, patchLog, removeLog } from "../health/logs";
 import {
@@ -19,7 +20,7 @@ import { defineTool } from "./types";
  * consent → empty list, CONSENT_REQUIRED on a single log; another account's log is not found;
  * deleting needs no consent). Inputs name a log `trackerId`, as the REST path parameter does.
  */
-const LogId = T.String({ minLength: 1, maxLength: 64, description: "A log id from list_health_logs." });
+const LogId = Text({ minLength: 1, maxLength: 64, description: "A log id from list_health_logs." });
 const renderLog = (t: { title: string; kind: string; status: string; entryCount: number; id: string }) =>
   `${t.title} (${t.kind}, ${t.status}, ${t.entryCount} entries, id ${t.id})`;
 
@@ -31,7 +32,7 @@ export const listHealthLogsTool = defineTool({
   input: T.Object(
     {
       limit: T.Optional(T.Integer({ minimum: 1, maximum: LOG_PAGE.maxLimit, default: LOG_PAGE.defaultLimit })),
-      cursor: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
+      cursor: T.Optional(Text({ minLength: 1, maxLength: 200 })),
     },
     { additionalProperties: false },
   ),

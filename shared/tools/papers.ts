@@ -1,4 +1,5 @@
 import { Type as T } from "@sinclair/typebox";
+import { Text } from "../core/text";
 import { PaginationSchema, type PaperPageJson, PaperPageSchema, papersOf } from "../papers/page";
 import {
   daySchema,
@@ -24,7 +25,7 @@ import { defineTool } from "./types";
 
 /** Paper tools over the same verbs as /api/v1/papers, with the paging and echo schemas of shared/papers/schemas.ts. */
 const Day = (what: string) => daySchema(`${what}, YYYY-MM-DD (UTC).`);
-const Category = T.String({
+const Category = Text({
   minLength: 1,
   maxLength: 64,
   pattern: "^[A-Za-z.-]+$",
@@ -43,7 +44,7 @@ export const searchPapersByTitleTool = defineTool({
     "Finds arXiv papers whose title contains every word of q (whole words, case and accents folded, no typos or prefixes); put words in double quotes to require them together. Pages with page/limit.",
   input: T.Object(
     {
-      q: T.String({ minLength: 1, maxLength: 300, pattern: "\\S", description: "Words to find in titles." }),
+      q: Text({ minLength: 1, maxLength: 300, pattern: "\\S", description: "Words to find in titles." }),
       page: T.Optional(PageSchema),
       limit: T.Optional(LimitSchema),
     },
@@ -91,7 +92,7 @@ export const getPaperTool = defineTool({
   title: "One paper by arXiv id",
   description:
     "The full record of one paper (title, abstract, authors, categories, versions, dates, links) by arXiv id, with or without version: `0704.0001`, `hep-th/9901001v2`.",
-  input: T.Object({ id: T.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+  input: T.Object({ id: Text({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
   output: PaperSchema,
   annotations: READ_ONLY,
   run: (ctx, input) => getPaper(ctx, input),
@@ -104,7 +105,7 @@ export const getPapersTool = defineTool({
   title: "Several papers by arXiv id",
   description: "Up to 20 papers by arXiv id in one call, in the order asked; ids we do not hold are listed in missing.",
   input: T.Object(
-    { ids: T.Array(T.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 20, uniqueItems: true }) },
+    { ids: T.Array(Text({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 20, uniqueItems: true }) },
     { additionalProperties: false },
   ),
   output: T.Object({ data: T.Array(PaperSchema), missing: T.Array(T.String()) }),
@@ -121,7 +122,7 @@ export const recentPapersTool = defineTool({
   input: T.Object(
     {
       category: Category,
-      q: T.Optional(T.String({ maxLength: 300, description: "Optional words every paper must contain." })),
+      q: T.Optional(Text({ maxLength: 300, description: "Optional words every paper must contain." })),
       submittedFrom: T.Optional(Day("Oldest submission day")),
       page: T.Optional(PageSchema),
       limit: T.Optional(LimitSchema),
@@ -152,7 +153,7 @@ export const listPaperCategoriesTool = defineTool({
   input: T.Object(
     {
       archive: T.Optional(
-        T.String({ minLength: 1, maxLength: 32, pattern: "^[A-Za-z-]+$", description: "An archive, e.g. `cs`." }),
+        Text({ minLength: 1, maxLength: 32, pattern: "^[A-Za-z-]+$", description: "An archive, e.g. `cs`." }),
       ),
     },
     { additionalProperties: false },
@@ -176,7 +177,7 @@ export const paperFacetsTool = defineTool({
     "How the papers matching q (every word, any field) spread over archives, categories and primary categories, with the submission-date range of the matches; optionally within one category. No per-year counts.",
   input: T.Object(
     {
-      q: T.String({ minLength: 1, maxLength: 300, pattern: "\\S" }),
+      q: Text({ minLength: 1, maxLength: 300, pattern: "\\S" }),
       category: T.Optional(Category),
     },
     { additionalProperties: false },

@@ -1,4 +1,5 @@
 import { Type as T } from "@sinclair/typebox";
+import { Text } from "../core/text";
 import { lookupMedication } from "../references/medication";
 import { LABEL_SECTIONS, MedicationReferenceSchema } from "../references/schemas";
 import { READ_ONLY_OPEN } from "./annotations";
@@ -9,7 +10,7 @@ import { defineTool } from "./types";
  * full reference or a narrower view of it. Open world: answers come from RxNorm and openFDA.
  */
 const MedicationInput = T.Object(
-  { name: T.String({ minLength: 1, maxLength: 120, pattern: "\\S", description: "Name, RxCUI or NDC." }) },
+  { name: Text({ minLength: 1, maxLength: 120, pattern: "\\S", description: "Name, RxCUI or NDC." }) },
   { additionalProperties: false },
 );
 

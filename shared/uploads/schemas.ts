@@ -1,4 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import { Text } from "../core/text";
 import { UPLOAD_TYPES } from "./types";
 
 export const UploadStatusSchema = T.Union(
@@ -13,8 +14,8 @@ export type UploadStatus = Static<typeof UploadStatusSchema>;
 export const PresignInputSchema = T.Object(
   {
     scope: T.Literal("health", { description: "Only health uploads exist." }),
-    filename: T.String({ minLength: 1, maxLength: 255, pattern: "\\S" }),
-    contentType: T.String({ minLength: 1, maxLength: 100, description: Object.keys(UPLOAD_TYPES).join(", ") }),
+    filename: Text({ minLength: 1, maxLength: 255, pattern: "\\S" }),
+    contentType: Text({ minLength: 1, maxLength: 100, description: Object.keys(UPLOAD_TYPES).join(", ") }),
     size: T.Integer({ minimum: 1, description: "Bytes; the PUT must carry exactly this many." }),
   },
   { additionalProperties: false },

@@ -139,9 +139,20 @@ describe("the website in a browser", () => {
     const dashboard = await fetch(`${site.url}/dashboard`, { redirect: "manual" });
     expect(dashboard.status).toBe(303);
     expect(dashboard.headers.get("location")).toBe("/?next=%2Fdashboard");
-    // Pages are not API endpoints.
-    const doc = (await (await fetch(`${site.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
-    expect(Object.keys(doc.paths).filter((path) => path === "/" || path.startsWith("/assets"))).toEqual([]);
+    // Pages are documented as what they are: HTML, under their own tag, open to anyone.
+    type Doc = {
+      paths: Record<
+        string,
+        { get: { tags: string[]; security: unknown[]; responses: Record<string, { content?: object }> } }
+      >;
+    };
+    const doc = (await (await fetch(`${site.url}/openapi.json`)).json()) as Doc;
+    for (const path of ["/", "/dashboard", "/health", "/health/logs", "/health/chat"]) {
+      const operation = doc.paths[path]?.get;
+      expect(operation?.tags).toEqual(["Website pages"]);
+      expect(operation?.security).toEqual([]);
+      expect(Object.keys(operation?.responses["200"]?.content ?? {})).toEqual(["text/html"]);
+    }
   });
 
   test("sign up lands on the dashboard on the free plan", async () => {

@@ -2,6 +2,7 @@ import type { createApp } from "../../api/app";
 import { createAccount } from "../../shared/auth/accounts";
 import type { Deps } from "../../shared/context/deps";
 import type { PlanId } from "../../shared/core/plans";
+import { checkResponse } from "./contract";
 
 export type TestApp = ReturnType<typeof createApp>;
 
@@ -28,6 +29,14 @@ export interface Call {
   rawBody?: string;
 }
 
+/** Sends a request through the app and holds its response against /openapi.json (./contract.ts). */
+export async function handleChecked(app: Pick<TestApp, "handle">, request: Request): Promise<Response> {
+  const { method, url } = request;
+  const response = await app.handle(request);
+  await checkResponse(() => app.handle(new Request("http://localhost/openapi.json")), { method, url }, response);
+  return response;
+}
+
 /** Sends one request through the real app in-process. */
 export async function call(app: TestApp, path: string, options: Call = {}): Promise<Response> {
   const headers = new Headers(options.headers);
@@ -37,7 +46,7 @@ export async function call(app: TestApp, path: string, options: Call = {}): Prom
     body = JSON.stringify(options.body);
     headers.set("content-type", "application/json");
   }
-  return app.handle(new Request(`http://localhost${path}`, { method: options.method ?? "GET", headers, body }));
+  return handleChecked(app, new Request(`http://localhost${path}`, { method: options.method ?? "GET", headers, body }));
 }
 
 /** A JSON-RPC call to the MCP endpoint with the headers the streamable HTTP transport requires. */

@@ -19,9 +19,19 @@ import {
 } from "../helpers/fuzz";
 import { checkResponse, snapshot, Tally } from "../helpers/fuzzChecks";
 import { checkEmptyBatch, checkMcpResponse, type McpTool, mcpMessageArb, toolArgumentsArb } from "../helpers/fuzzMcp";
+import { emptyQueryArb, emptyQueryProblem, wrongMethodProblem, wrongMethodsOf } from "../helpers/fuzzMethods";
 import type { Hints } from "../helpers/fuzzValues";
 import { healthAccount } from "../helpers/health";
-import { type Call, call, errorOf, json, mcpCall, type TestAccount, type TestApp } from "../helpers/http";
+import {
+  type Call,
+  call,
+  errorOf,
+  handleChecked,
+  json,
+  mcpCall,
+  type TestAccount,
+  type TestApp,
+} from "../helpers/http";
 import { ownIndexes } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
 import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../helpers/upstream";
@@ -282,7 +292,7 @@ describe("every operation of the OpenAPI document, fed bad and boundary requests
       const target = { accounts: [own.account.accountId, stranger.account.accountId], writes };
       await fuzz(name, target, requestArb(operation, hintsFor(own)), async (sent) => {
         const session = signout ? await freshSession(own) : undefined;
-        const response = await app.handle(withCredentials(operation, sent, own, session));
+        const response = await handleChecked(app, withCredentials(operation, sent, own, session));
         const status = response.status;
         const { rejected, text } =
           operation.path === "/api/mcp"
@@ -301,6 +311,57 @@ describe("every operation of the OpenAPI document, fed bad and boundary requests
   }
 });
 
+describe("known paths, sent methods they lack and empty optional query parameters", () => {
+  test("every method no operation of a path lists → 405 with its methods as Allow; 401 first without a credential", async () => {
+    const cases = wrongMethodsOf(operations);
+    expect(cases.length).toBeGreaterThan(100);
+    const problems: string[] = [];
+    for (const wrong of cases) {
+      const documented = operations.find(({ path }) => path === wrong.template) as Operation;
+      const operation = { ...documented, method: wrong.method };
+      const own = policyFor(wrong.method, wrong.path)?.auth === "session" ? webReader : reader;
+      const sent: FuzzRequest = { method: wrong.method, target: wrong.path, headers: {} };
+      for (const credentialed of [false, true]) {
+        const response = await handleChecked(
+          app,
+          credentialed ? withCredentials(operation, sent, own) : toRequest(sent),
+        );
+        const problem = wrongMethodProblem(wrong, credentialed, response, await checkResponse(response, sent));
+        tally.count("wrong methods on known paths", true, credentialed);
+        if (problem) problems.push(problem);
+      }
+    }
+    expect(problems).toEqual([]);
+    await expectAlive();
+  });
+
+  for (const operation of operations.filter((candidate) => candidate.method === "GET")) {
+    if (operation.query.every((parameter) => parameter.required)) continue;
+    test(`GET ${operation.path}: an empty optional parameter is left out (no 400 for it, never a 5xx)`, async () => {
+      const own = policyFor("GET", operation.path.replace(/\{[^}]+\}/g, "x"))?.auth === "session" ? webReader : reader;
+      const target = { accounts: [own.account.accountId, stranger.account.accountId], writes: false };
+      const answer = async (sent: FuzzRequest) => {
+        const response = await handleChecked(app, withCredentials(operation, sent, own));
+        return { status: response.status, text: await checkResponse(response, sent) };
+      };
+      const runs = Math.max(5, Math.ceil(FUZZ_RUNS / 4));
+      await fuzz(
+        `empty query ${operation.path}`,
+        target,
+        emptyQueryArb(operation, hintsFor(own)),
+        async (pair) => {
+          const [without, withEmpty] = [await answer(pair.without), await answer(pair.withEmpty)];
+          const problem = emptyQueryProblem(pair, without, withEmpty);
+          if (problem) throw new Error(`${problem}\n  for ${describeRequest(pair.withEmpty)}`);
+          return { rejected: withEmpty.status >= 400, describe: describeRequest(pair.withEmpty) };
+        },
+        runs,
+      );
+      await expectAlive();
+    });
+  }
+});
+
 describe("the MCP endpoint, fed bad JSON-RPC and bad tool arguments", () => {
   let tools: McpTool[];
 
@@ -313,7 +374,7 @@ describe("the MCP endpoint, fed bad JSON-RPC and bad tool arguments", () => {
     const own = await seedAccount();
     const target = { accounts: [own.account.accountId, stranger.account.accountId], writes: true };
     await fuzz("MCP protocol", target, mcpMessageArb(tools.map((tool) => tool.name)), async (sent) => {
-      const response = await app.handle(toRequest(sent, own.account.apiKey));
+      const response = await handleChecked(app, toRequest(sent, own.account.apiKey));
       const status = response.status;
       const outcome = await checkMcpResponse(response, describeRequest(sent));
       checkEmptyBatch(sent, status, outcome.text, describeRequest(sent));

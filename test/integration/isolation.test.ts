@@ -290,7 +290,7 @@ function probesFor(required: Map<string, string[]>): RestProbe[] {
 const REST_NOT_OWNED: Record<string, string> = {
   "POST /api/v1/papers/search": "the `id` field of a fielded filter is an arXiv id: a public catalog",
   "GET /assets/{name}": "the website's static script and style files, the same for everyone",
-  "GET /api/v1/papers/*": "arXiv ids: a public catalog, the same for every account",
+  "GET /api/v1/papers/{id}": "arXiv ids: a public catalog, the same for every account",
   "GET /api/v1/health/condition/{mondoId}": "MONDO ids: public reference terms, not account data",
   "GET /api/v1/shared/{token}":
     "the share token is a capability readable without a key by design; revocation and the absence of profile data are tested below",

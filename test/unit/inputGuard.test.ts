@@ -13,8 +13,21 @@ function guarded() {
     .use(errorHandler(silent))
     .use(inputGuard())
     .post("/json", ({ body }) => body, { body: t.Unknown() })
-    .post("/bytes", ({ body }) => ({ size: (body as ArrayBuffer).byteLength }));
+    .post("/bytes", ({ body }) => ({ size: (body as ArrayBuffer).byteLength }))
+    .get("/search", ({ query }) => query, {
+      query: t.Object(
+        {
+          q: t.String({ minLength: 1 }),
+          page: t.Optional(t.Integer({ minimum: 0, default: 0 })),
+          limit: t.Optional(t.Integer({ minimum: 1, default: 20 })),
+          cursor: t.Optional(t.String({ minLength: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    });
 }
+
+const search = (query: string) => guarded().handle(new Request(`http://localhost/search?${query}`));
 
 const post = (path: string, body: string | Uint8Array, type = "application/json") =>
   guarded().handle(new Request(`http://localhost${path}`, { method: "POST", headers: { "content-type": type }, body }));
@@ -60,6 +73,39 @@ describe("inputGuard", () => {
     ]);
     const bytes = await post("/bytes", new Uint8Array(100_000), "application/octet-stream");
     expect(await bytes.json()).toEqual({ size: 100_000 });
+  });
+});
+
+describe("empty query values", () => {
+  test("an empty optional value is the parameter left out: its default applies", async () => {
+    const blankLimit = await search("q=x&limit=");
+    expect(blankLimit.status).toBe(200);
+    expect(await blankLimit.json()).toEqual({ q: "x", page: 0, limit: 20 });
+    const blankPage = await search("page=&limit=5&q=x&cursor=");
+    expect(blankPage.status).toBe(200);
+    expect(await blankPage.json()).toEqual({ q: "x", page: 0, limit: 5 });
+  });
+
+  test("an empty required value fails as missing, with a detail naming it", async () => {
+    const response = await search("q=&limit=5");
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { code: string; details: unknown[] } };
+    expect(error.code).toBe("VALIDATION_FAILED");
+    expect(error.details).toContainEqual(expect.objectContaining({ in: "query", path: "/q" }));
+  });
+
+  test("values that are not empty are still checked: a bad number, an unknown name, a blank", async () => {
+    for (const [query, path] of [
+      ["q=x&limit=0", "/limit"],
+      ["q=x&cursor=%20&limt=5", "/limt"],
+    ] as const) {
+      const response = await search(query);
+      expect(response.status).toBe(400);
+      const { error } = (await response.json()) as { error: { details: unknown[] } };
+      expect(error.details).toContainEqual(expect.objectContaining({ in: "query", path }));
+    }
+    // A space is a value, not an empty one: still refused (it coerces to 0, below the minimum).
+    expect((await search("q=x&limit=%20")).status).toBe(400);
   });
 });
 

@@ -5,6 +5,8 @@ import type { Deps } from "../../../shared/context/deps";
 import { ChatReplySchema, ChatRequestSchema, ConversationSchema } from "../../../shared/conversations/schemas";
 import { getConversation } from "../../../shared/conversations/verbs";
 import { AppError } from "../../../shared/core/errors";
+import { failures } from "../../openapi/declare";
+import { NO_CONTENT, response, STREAM_HEADERS, UI_MESSAGE_STREAM } from "../../openapi/media";
 import { ctxOf } from "../../requestState";
 import { turnResponse } from "../../sse/turnStream";
 import { type Mount, V1 } from "../mount";
@@ -24,13 +26,29 @@ export function chatRoutes(deps: Deps, mount: Mount = V1) {
       {
         body: ChatRequestSchema,
         response: { 200: ChatReplySchema },
-        detail: {
-          tags: mount.tags("Health chat"),
-          summary: "Send a message to the health assistant",
-          description:
-            "stream: false → the JSON reply. stream: true → an SSE stream of AI SDK UI message chunks (`data: {json}` … `data: [DONE]`, header x-vercel-ai-ui-message-stream: v1); X-Chat-Id comes with the headers. Tools run on the server. If the message cannot be stored or the turn queued, the answer is 503 (before any stream) and nothing is kept.",
-          security: mount.security,
-        },
+        detail: failures(
+          {
+            tags: mount.tags("Health chat"),
+            summary: "Send a message to the health assistant",
+            description:
+              "stream: false → the JSON reply. stream: true → an SSE stream of AI SDK UI message chunks (`data: {json}` … `data: [DONE]`, header x-vercel-ai-ui-message-stream: v1); X-Chat-Id comes with the headers. Tools run on the server. If the message cannot be stored or the turn queued, the answer is 503 (before any stream) and nothing is kept.",
+            responses: {
+              200: response(
+                "`stream: false`: the JSON reply. `stream: true`: the turn as an event stream.",
+                UI_MESSAGE_STREAM,
+                STREAM_HEADERS,
+              ),
+            },
+          },
+          "NOT_FOUND",
+          "CONSENT_REQUIRED",
+          "MODEL_NOT_AVAILABLE",
+          "WRONG_CHAT_SURFACE",
+          "CONFLICT",
+          "CONTEXT_TOO_LARGE",
+          "ASSISTANT_FAILED",
+          "UPSTREAM_FAILED",
+        ),
       },
     )
     .get(
@@ -45,11 +63,7 @@ export function chatRoutes(deps: Deps, mount: Mount = V1) {
       {
         params: ChatParams,
         response: ConversationSchema,
-        detail: {
-          tags: mount.tags("Health chat"),
-          summary: "A stored health conversation",
-          security: mount.security,
-        },
+        detail: failures({ tags: mount.tags("Health chat"), summary: "A stored health conversation" }, "NOT_FOUND"),
       },
     )
     .get(
@@ -66,13 +80,25 @@ export function chatRoutes(deps: Deps, mount: Mount = V1) {
       {
         params: ChatParams,
         query: t.Object({ after: t.Optional(t.Integer({ minimum: 0, description: "Same as Last-Event-ID." })) }),
-        detail: {
-          tags: mount.tags("Health chat"),
-          summary: "Re-attach to the turn in progress",
-          description:
-            "Replays chunks after Last-Event-ID (or `after`), then continues live. 204 when no turn is in progress.",
-          security: mount.security,
-        },
+        detail: failures(
+          {
+            tags: mount.tags("Health chat"),
+            summary: "Re-attach to the turn in progress",
+            description:
+              "Replays chunks after Last-Event-ID (or `after`), then continues live. 204 when no turn is in progress.",
+            parameters: [
+              {
+                name: "Last-Event-ID",
+                in: "header",
+                required: false,
+                description: "The `id` of the last event received; wins over `after`.",
+                schema: { type: "string" },
+              },
+            ],
+            responses: { 200: response("The turn's events.", UI_MESSAGE_STREAM, STREAM_HEADERS), 204: NO_CONTENT },
+          },
+          "NOT_FOUND",
+        ),
       },
     );
 }

@@ -9,13 +9,15 @@ import {
 import { SEARCH_DEFAULT } from "../../../shared/conditions/searchInput";
 import { getCondition, lookupCondition, PAPERS_DEFAULT, searchConditions } from "../../../shared/conditions/verbs";
 import type { Deps } from "../../../shared/context/deps";
+import type { ErrorKind } from "../../../shared/core/errors";
+import { Text } from "../../../shared/core/text";
+import { failures } from "../../openapi/declare";
 import { ctxOf } from "../../requestState";
-import { API_KEY_SECURITY } from "../security";
 
-const Name = (description: string) => t.Optional(t.String({ minLength: 2, maxLength: 120, description }));
+const Name = (description: string) => t.Optional(Text({ minLength: 2, maxLength: 120, description }));
 
-function detail(summary: string, description: string) {
-  return { tags: ["Health"], summary, description, security: API_KEY_SECURITY };
+function detail(summary: string, description: string, ...kinds: ErrorKind[]) {
+  return failures({ tags: ["Health reference"], summary, description }, ...kinds);
 }
 
 export function conditionRoutes(deps: Deps) {
@@ -37,17 +39,22 @@ export function conditionRoutes(deps: Deps) {
         detail: detail(
           "Condition reference: a MONDO term and related research",
           "Resolves the name to one MONDO term: an exact label or exact-synonym match (case, diacritics and punctuation folded), else the best-ranked match in which every query word matched a whole word of the label or a synonym with at most one typo in all; otherwise 404. `papers` come from our paper index (title or abstract contains the label or an exact synonym as a phrase).",
+          "NOT_FOUND",
         ),
       },
     )
     .get("/api/v1/health/condition/:mondoId", ({ request, params }) => getCondition(ctxOf(deps, request), params), {
-      params: t.Object({ mondoId: t.String({ maxLength: 200, description: "`MONDO:0004979` or `MONDO_0004979`." }) }),
+      params: t.Object({ mondoId: Text({ maxLength: 200, description: "`MONDO:0004979` or `MONDO_0004979`." }) }),
       response: ConditionDetailSchema,
-      detail: detail("One MONDO term by id, with parents and children", "404 when the id is not a loaded MONDO term."),
+      detail: detail(
+        "One MONDO term by id, with parents and children",
+        "404 when the id is not a loaded MONDO term.",
+        "NOT_FOUND",
+      ),
     })
     .get("/api/v1/health/conditions/search", ({ request, query }) => searchConditions(ctxOf(deps, request), query), {
       query: t.Object({
-        q: t.String({ minLength: 2, maxLength: 120, description: "A condition name or its beginning." }),
+        q: Text({ minLength: 2, maxLength: 120, description: "A condition name or its beginning." }),
         limit: t.Optional(t.Integer({ minimum: 1, maximum: 50, default: SEARCH_DEFAULT })),
       }),
       response: ConditionSearchSchema,

@@ -1,5 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../shared/context/deps";
+import type { ErrorKind } from "../../../shared/core/errors";
+import { Text } from "../../../shared/core/text";
 import { addEntry, createLog, getLog, listLogs, patchLog, removeLog } from "../../../shared/health/logs";
 import {
   EntryInputSchema,
@@ -10,6 +12,7 @@ import {
   HealthLogSchema,
   LOG_PAGE,
 } from "../../../shared/health/schemas";
+import { failures } from "../../openapi/declare";
 import { ctxOf } from "../../requestState";
 import { type Mount, V1 } from "../mount";
 
@@ -18,7 +21,7 @@ export const LogParams = t.Object({ trackerId: t.String({ description: "A log id
 
 const ListQuery = t.Object({
   limit: t.Optional(t.Integer({ minimum: 1, maximum: LOG_PAGE.maxLimit, default: LOG_PAGE.defaultLimit })),
-  cursor: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "The previous page's next_cursor." })),
+  cursor: t.Optional(Text({ minLength: 1, maxLength: 200, description: "The previous page's next_cursor." })),
 });
 
 /** OpenAPI summary and description of each route. */
@@ -41,12 +44,8 @@ const DOCS = {
 } as const;
 
 export function healthLogRoutes(deps: Deps, mount: Mount = V1) {
-  const detail = ([summary, description]: readonly [string, string]) => ({
-    tags: mount.tags("Health"),
-    summary,
-    description,
-    security: mount.security,
-  });
+  const detail = ([summary, description]: readonly [string, string], ...kinds: ErrorKind[]) =>
+    failures({ tags: mount.tags("Health"), summary, description }, ...kinds);
   const ctx = (request: Request) => ctxOf(deps, request);
   const logs = `${mount.base}/health/trackers`;
   const log = `${logs}/:trackerId`;
@@ -57,7 +56,11 @@ export function healthLogRoutes(deps: Deps, mount: Mount = V1) {
         set.status = 201;
         return createLog(ctx(request), body);
       },
-      { body: HealthLogInputSchema, response: { 201: HealthLogSchema }, detail: detail(DOCS.create) },
+      {
+        body: HealthLogInputSchema,
+        response: { 201: HealthLogSchema },
+        detail: detail(DOCS.create, "CONSENT_REQUIRED"),
+      },
     )
     .get(logs, ({ request, query }) => listLogs(ctx(request), query), {
       query: ListQuery,
@@ -67,18 +70,18 @@ export function healthLogRoutes(deps: Deps, mount: Mount = V1) {
     .get(log, ({ request, params }) => getLog(ctx(request), { id: params.trackerId }), {
       params: LogParams,
       response: HealthLogSchema,
-      detail: detail(DOCS.get),
+      detail: detail(DOCS.get, "NOT_FOUND", "CONSENT_REQUIRED"),
     })
     .patch(log, ({ request, params, body }) => patchLog(ctx(request), { id: params.trackerId, changes: body }), {
       params: LogParams,
       body: HealthLogPatchSchema,
       response: HealthLogSchema,
-      detail: detail(DOCS.patch),
+      detail: detail(DOCS.patch, "NOT_FOUND", "CONSENT_REQUIRED", "CONFLICT"),
     })
     .delete(log, ({ request, params }) => removeLog(ctx(request), { id: params.trackerId }), {
       params: LogParams,
       response: t.Object({ deleted: t.Literal(true) }),
-      detail: detail(DOCS.remove),
+      detail: detail(DOCS.remove, "NOT_FOUND"),
     })
     .post(
       `${log}/entries`,
@@ -86,6 +89,11 @@ export function healthLogRoutes(deps: Deps, mount: Mount = V1) {
         set.status = 201;
         return addEntry(ctx(request), { logId: params.trackerId, entry: body });
       },
-      { params: LogParams, body: EntryInputSchema, response: { 201: EntrySchema }, detail: detail(DOCS.addEntry) },
+      {
+        params: LogParams,
+        body: EntryInputSchema,
+        response: { 201: EntrySchema },
+        detail: detail(DOCS.addEntry, "NOT_FOUND", "CONSENT_REQUIRED", "CONFLICT"),
+      },
     );
 }

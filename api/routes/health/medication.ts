@@ -1,9 +1,10 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../shared/context/deps";
+import { Text } from "../../../shared/core/text";
 import { lookupMedication } from "../../../shared/references/medication";
 import { MedicationReferenceSchema } from "../../../shared/references/schemas";
+import { failures } from "../../openapi/declare";
 import { ctxOf } from "../../requestState";
-import { API_KEY_SECURITY } from "../security";
 
 export function medicationRoutes(deps: Deps) {
   return new Elysia({ name: "routes/health/medication" }).get(
@@ -11,7 +12,7 @@ export function medicationRoutes(deps: Deps) {
     ({ request, query }) => lookupMedication(ctxOf(deps, request), query),
     {
       query: t.Object({
-        name: t.String({
+        name: Text({
           minLength: 1,
           maxLength: 120,
           pattern: "\\S",
@@ -19,13 +20,16 @@ export function medicationRoutes(deps: Deps) {
         }),
       }),
       response: MedicationReferenceSchema,
-      detail: {
-        tags: ["Health"],
-        summary: "Medication labeling reference (RxNorm + FDA label)",
-        description:
-          "Labeling reference, not medical advice and not a drug-interaction assessment. Answers come from a cache (7 days); a cache miss is looked up on the queue. Upstream down with nothing cached → 502 naming the upstream; with an older cached answer → 200 with `cache.*.state: stale`.",
-        security: API_KEY_SECURITY,
-      },
+      detail: failures(
+        {
+          tags: ["Health reference"],
+          summary: "Medication labeling reference (RxNorm + FDA label)",
+          description:
+            "Labeling reference, not medical advice and not a drug-interaction assessment. Answers come from a cache (7 days); a cache miss is looked up on the queue. Upstream down with nothing cached → 502 naming the upstream; with an older cached answer → 200 with `cache.*.state: stale`.",
+        },
+        "NOT_FOUND",
+        "UPSTREAM_FAILED",
+      ),
     },
   );
 }

@@ -13,7 +13,6 @@ export function profileRoutes(deps: Deps, mount: Mount = V1) {
         tags: mount.tags("Health"),
         summary: "Read the health profile",
         description: "Without a saved profile: `consentGiven: false`, empty lists and null timestamps.",
-        security: mount.security,
       },
     })
     .post(`${mount.base}/health/profile`, ({ request, body }) => saveProfile(ctxOf(deps, request), body), {
@@ -23,7 +22,6 @@ export function profileRoutes(deps: Deps, mount: Mount = V1) {
         tags: mount.tags("Health"),
         summary: "Save (replace) the health profile and give consent",
         description: "`consentGiven` must be true. Omitted lists are saved empty. Returns the stored profile.",
-        security: mount.security,
       },
     })
     .delete(`${mount.base}/health/profile`, ({ request }) => deleteProfile(ctxOf(deps, request)), {
@@ -35,7 +33,6 @@ export function profileRoutes(deps: Deps, mount: Mount = V1) {
         tags: mount.tags("Health"),
         summary: "Delete the profile, every log with its entries, and the lab panels",
         description: "One transaction; consent is withdrawn. Repeating it deletes nothing more and still answers 200.",
-        security: mount.security,
       },
     });
 }

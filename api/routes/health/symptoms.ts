@@ -16,7 +16,6 @@ export const symptomRoutes = (deps: Deps, mount: Mount = V1) =>
         tags: mount.tags("Health"),
         summary: "Symptom options for a log kind",
         description: "The symptom choices the website offers for `acute` (default), `pregnancy` or `custom` logs.",
-        security: mount.security,
       },
     },
   );

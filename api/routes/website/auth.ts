@@ -4,16 +4,14 @@ import { signIn, signUp } from "../../../shared/auth/webAuth";
 import { endSession } from "../../../shared/auth/webSessions";
 import { contextFor } from "../../../shared/context/ctx";
 import type { Deps } from "../../../shared/context/deps";
+import type { ErrorKind } from "../../../shared/core/errors";
+import { failures } from "../../openapi/declare";
+import { NO_CONTENT } from "../../openapi/media";
 import { clearedSessionCookie, cookieValue, SESSION_COOKIE, sessionCookie, sessionOf } from "../../plugins/session";
 import { stateOf } from "../../requestState";
-import { SESSION_SECURITY } from "../mount";
 
-const detail = (summary: string, description: string, security = SESSION_SECURITY) => ({
-  tags: ["Website"],
-  summary,
-  description,
-  security,
-});
+const detail = (summary: string, description: string, ...kinds: ErrorKind[]) =>
+  failures({ tags: ["Website"], summary, description }, ...kinds);
 
 /** Website sign-up, sign-in, sign-out and the current session (api/plugins/session.ts checks the cookie). */
 export function websiteAuthRoutes(deps: Deps) {
@@ -32,7 +30,7 @@ export function websiteAuthRoutes(deps: Deps) {
         detail: detail(
           "Create a free-plan account and sign in",
           "Sets the `sid` session cookie (HttpOnly, Secure, SameSite=Lax). 409 when the email is taken. A browser's Origin must be this site.",
-          [],
+          "CONFLICT",
         ),
       },
     )
@@ -51,7 +49,8 @@ export function websiteAuthRoutes(deps: Deps) {
         detail: detail(
           "Sign in with email and password",
           "Sets the `sid` cookie. Wrong email or password: 401 (the same answer for both). After 5 failures for one email from one address within 15 minutes: 429 with Retry-After.",
-          [],
+          "UNAUTHORIZED",
+          "RATE_LIMITED",
         ),
       },
     )
@@ -65,7 +64,12 @@ export function websiteAuthRoutes(deps: Deps) {
         set.headers["set-cookie"] = clearedSessionCookie(deps.env);
         return null;
       },
-      { detail: detail("Sign out", "Ends the session on the server and clears the cookie. Needs x-csrf-token.") },
+      {
+        detail: {
+          ...detail("Sign out", "Ends the session on the server and clears the cookie. Needs x-csrf-token."),
+          responses: { 204: NO_CONTENT },
+        },
+      },
     )
     .get(
       "/api/auth/session",

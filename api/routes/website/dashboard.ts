@@ -16,16 +16,13 @@ import {
 } from "../../../shared/auth/schemas";
 import { type Ctx, contextFor } from "../../../shared/context/ctx";
 import type { Deps } from "../../../shared/context/deps";
+import type { ErrorKind } from "../../../shared/core/errors";
+import { failures } from "../../openapi/declare";
 import { sessionOf } from "../../plugins/session";
 import { stateOf } from "../../requestState";
-import { SESSION_SECURITY } from "../mount";
 
-const detail = (summary: string, description?: string) => ({
-  tags: ["Website"],
-  summary,
-  ...(description ? { description } : {}),
-  security: SESSION_SECURITY,
-});
+const detail = (summary: string, description?: string, ...kinds: ErrorKind[]) =>
+  failures({ tags: ["Website"], summary, ...(description ? { description } : {}) }, ...kinds);
 
 /**
  * The signed-in account's context. Dashboard paths spend no hourly slot, so there is no rate
@@ -60,6 +57,7 @@ export function websiteDashboardRoutes(deps: Deps) {
         detail: detail(
           "Create an API key",
           `The full key is in this response only. At most ${MAX_ACTIVE_KEYS} active keys (409).`,
+          "CONFLICT",
         ),
       },
     )
@@ -69,7 +67,7 @@ export function websiteDashboardRoutes(deps: Deps) {
       {
         params: t.Object({ id: t.String() }),
         response: RevokedKeySchema,
-        detail: detail("Revoke an API key", "It stops working at once. Another account's key is 404."),
+        detail: detail("Revoke an API key", "It stops working at once. Another account's key is 404.", "NOT_FOUND"),
       },
     )
     .get("/api/dashboard/mcp", ({ request }) => mcpClientConfig(deps, { origin: new URL(request.url).origin }), {
