@@ -55,7 +55,7 @@ const ASSET_DOC = failures(
     summary: "A bundled script or stylesheet of the website (immutable, revalidated by ETag)",
     responses: {
       200: response("The asset.", {
-        "application/javascript": { schema: { type: "string" } },
+        "text/javascript": { schema: { type: "string" } },
         "text/css": { schema: { type: "string" } },
       }),
       304: { description: "Not modified." },

@@ -33,7 +33,7 @@ export interface Call {
 export async function handleChecked(app: Pick<TestApp, "handle">, request: Request): Promise<Response> {
   const { method, url } = request;
   const response = await app.handle(request);
-  await checkResponse(() => app.handle(new Request("http://localhost/openapi.json")), { method, url }, response);
+  await checkResponse(app, () => app.handle(new Request("http://localhost/openapi.json")), { method, url }, response);
   return response;
 }
 

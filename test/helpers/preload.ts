@@ -1,6 +1,8 @@
 import { afterAll } from "bun:test";
-import { contractStats } from "./contract";
+import { checkingFetch, contractStats } from "./contract";
 import { teardownWorld } from "./infra";
+
+globalThis.fetch = checkingFetch(globalThis.fetch);
 
 // Infrastructure is built lazily by the first test that asks for it, and torn down once at the end.
 afterAll(async () => {

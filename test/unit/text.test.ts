@@ -60,7 +60,7 @@ describe("Text: lengths in code points, as JSON Schema counts them", () => {
       );
     const short = await send("😀".repeat(9));
     expect(short.status).toBe(400);
-    const body = (await short.json()) as { error: { details: { path: string; message: string }[] } };
+    const body = (await short.json()) as { error: { details: { in: string; path: string; message: string }[] } };
     expect(body.error.details).toContainEqual({
       in: "body",
       path: "/password",
