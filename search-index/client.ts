@@ -1,5 +1,5 @@
 import { Meilisearch } from "meilisearch";
-import { type SearchServer, search } from "./searchBatches";
+import { isUnknownSearchField, type SearchServer, search } from "./searchBatches";
 
 export type { Meilisearch };
 
@@ -41,11 +41,20 @@ export function searchBytes(meili: Meilisearch, uid: string, body: object): Prom
   return search(serverOf(meili), uid, body);
 }
 
-/** `searchBytes`, parsed. */
+/**
+ * `searchBytes`, parsed. A search on a field no document has yet (a new, empty index) finds
+ * nothing: `{hits: []}` without the other fields, which every caller defaults.
+ */
 export async function searchIndex<Hit, Meta = object>(
   meili: Meilisearch,
   uid: string,
   body: object,
-): Promise<{ hits: Hit[] } & Meta> {
-  return JSON.parse((await searchBytes(meili, uid, body)).toString()) as { hits: Hit[] } & Meta;
+): Promise<{ hits: Hit[] } & Partial<Meta>> {
+  try {
+    return JSON.parse((await searchBytes(meili, uid, body)).toString()) as { hits: Hit[] } & Meta;
+  } catch (error) {
+    const none: Partial<Meta> = {};
+    if (isUnknownSearchField(error)) return { ...none, hits: [] };
+    throw error;
+  }
 }

@@ -157,9 +157,42 @@ async function post(
   return { ok: response.ok, status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
+/** A search Meilisearch answered with an error; `code` is its error code (`invalid_search_…`). */
+export class SearchRefused extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = "SearchRefused";
+  }
+}
+
+/**
+ * Meilisearch knows an index's fields only from its documents: until one has `title`, a search on
+ * it is refused although the settings list it. Such an index holds nothing to find.
+ */
+export function isUnknownSearchField(error: unknown): boolean {
+  return error instanceof SearchRefused && error.code === "invalid_search_attributes_to_search_on";
+}
+
 async function sendOne(server: SearchServer, { uid, json }: Queued): Promise<Buffer> {
   const answer = await post(server, `/indexes/${encodeURIComponent(uid)}/search`, json);
-  if (!answer.ok) throw new Error(`Meilisearch search on ${uid} answered ${answer.status}: ${answer.bytes}`);
+  if (!answer.ok) {
+    const code = (() => {
+      try {
+        return (JSON.parse(answer.bytes.toString()) as { code?: string }).code;
+      } catch {
+        return undefined;
+      }
+    })();
+    throw new SearchRefused(
+      answer.status,
+      code,
+      `Meilisearch search on ${uid} answered ${answer.status}: ${answer.bytes}`,
+    );
+  }
   return answer.bytes;
 }
 

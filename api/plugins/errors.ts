@@ -110,7 +110,8 @@ function validationDetails(error: ValidationError, request?: Request): ErrorDeta
 function coercedParameter(error: ValidationError, request?: Request): Pick<ErrorDetail, "in" | "path"> {
   const value = error.value;
   for (const [name, raw] of request ? new URL(request.url).searchParams : []) {
-    if (raw === String(value) || (raw.trim() !== "" && Number(raw) === Number(value))) {
+    // `Number` is the coercion: " " became 0, "1e1" became 10 (empty values never get here).
+    if (raw === String(value) || Number(raw) === Number(value)) {
       return { in: "query", path: `/${name}` };
     }
   }

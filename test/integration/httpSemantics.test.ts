@@ -295,4 +295,9 @@ describe("an empty optional query value counts as absent", () => {
     expect((await call(app, "/api/v1/health/trackers?limit=&cursor=", { key: account.apiKey })).status).toBe(200);
     expect((await call(app, "/api/v1/health/symptoms?kind=", { key: account.apiKey })).status).toBe(200);
   });
+
+  test("a blank (not empty) integer is refused naming its parameter, not the body", async () => {
+    const { details } = await refusal(await search("q=quantum&limit=%20"), 400);
+    expect(details).toContainEqual(expect.objectContaining({ in: "query", path: "/limit" }));
+  });
 });

@@ -1,4 +1,4 @@
-import type { Meilisearch } from "../../../search-index/client";
+import { type Meilisearch, searchIndex } from "../../../search-index/client";
 import { indexUid } from "../../../search-index/indexes";
 import { fromPaperHit, PAPER_HIT_FIELDS, type PaperHit } from "../../papers/search/document";
 import { foldName } from "../../records/conditionTerm";
@@ -54,24 +54,27 @@ export async function searchConditionCandidates(
   const uid = indexUid(indexPrefix, "conditions");
   const key = foldName(q);
   const ranked: object = {
-    indexUid: uid,
     q,
     limit,
     showRankingScore: true,
     showRankingScoreDetails: true,
     attributesToRetrieve: RETRIEVE,
   };
-  const [rankedHits, exact] = await multiSearch<Retrieved>(meili, key ? [ranked, exactQuery(uid, key)] : [ranked]);
+  // Sent together, the two searches share one multi-search (search-index/searchBatches.ts).
+  const [rankedHits, exact] = await Promise.all(
+    (key ? [ranked, exactQuery(key)] : [ranked]).map(
+      async (body) => (await searchIndex<Retrieved>(meili, uid, body)).hits,
+    ),
+  );
   const exactHits = exactCandidates(exact ?? [], key);
   const seen = new Set(exactHits.map((hit) => hit.id));
   return [...exactHits, ...rankedCandidates(rankedHits ?? [], seen)].slice(0, limit);
 }
 
 /** Terms whose folded label or exact synonym equals the folded query. */
-function exactQuery(uid: string, key: string): object {
+function exactQuery(key: string): object {
   // Folded keys hold only letters, digits and spaces, so quoting them is safe.
   return {
-    indexUid: uid,
     q: "",
     filter: `labelKey = "${key}" OR synonymKeys = "${key}"`,
     limit: EXACT_LIMIT,
@@ -117,8 +120,8 @@ function pick(hit: Retrieved) {
 }
 
 /**
- * Papers whose title or abstract contains one of the names as a phrase: one query per name in one
- * multi-search, merged here by ranking score (each paper once). Word rules are those of paper
+ * Papers whose title or abstract contains one of the names as a phrase: one query per name, sent
+ * together, merged here by ranking score (each paper once). Word rules are those of paper
  * search: whole words, case and diacritics folded, no typos. Not Meilisearch's federated search:
  * measured here, it costs several times more than the queries themselves.
  */
@@ -131,7 +134,6 @@ export async function searchRelatedPapers(
   if (limit === 0 || names.length === 0) return [];
   const uid = indexUid(indexPrefix, "papers");
   const queries = names.map((name) => ({
-    indexUid: uid,
     q: `"${name.replaceAll('"', " ")}"`,
     attributesToSearchOn: ["title", "abstract"],
     matchingStrategy: "all",
@@ -139,7 +141,10 @@ export async function searchRelatedPapers(
     showRankingScore: true,
     limit,
   }));
-  const lists = await multiSearch<PaperHit & { _rankingScore?: number }>(meili, queries);
+  // Sent together, the searches share one multi-search (search-index/searchBatches.ts).
+  const lists = await Promise.all(
+    queries.map(async (query) => (await searchIndex<PaperHit & { _rankingScore?: number }>(meili, uid, query)).hits),
+  );
   // A stable sort keeps the label's hits ahead of a synonym's at equal scores.
   const ranked = lists.flat().sort((a, b) => (b._rankingScore ?? 0) - (a._rankingScore ?? 0));
   const seen = new Set<string>();
@@ -152,27 +157,4 @@ export async function searchRelatedPapers(
     if (papers.length === limit) break;
   }
   return papers;
-}
-
-async function multiSearch<Hit>(meili: Meilisearch, queries: object[]): Promise<Hit[][]> {
-  const result = (await post(meili, "/multi-search", { queries })) as { results: { hits: Hit[] }[] };
-  return result.results.map((entry) => entry.hits);
-}
-
-/**
- * One POST without the JS client (its per-call setup costs more than the search on this hot path).
- * Uncompressed responses: compressed ones arrive chunked and stall ~40 ms on delayed ACKs over
- * keep-alive (see search-index/client.ts).
- */
-async function post(meili: Meilisearch, path: string, body: object): Promise<unknown> {
-  const { host, apiKey } = meili.config;
-  const headers: Record<string, string> = { "Content-Type": "application/json", "Accept-Encoding": "identity" };
-  if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
-  const response = await fetch(`${host.replace(/\/+$/, "")}${path}`, {
-    method: "POST",
-    headers,
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`Meilisearch ${path} answered ${response.status}: ${await response.text()}`);
-  return response.json();
 }

@@ -1,5 +1,6 @@
 import { type Meilisearch, searchBytes } from "../../../search-index/client";
 import { indexUid } from "../../../search-index/indexes";
+import { isUnknownSearchField } from "../../../search-index/searchBatches";
 import { type PaperPage, type PaperPageJson, papersJson } from "../page";
 import { PAPER_HIT_FIELDS, type PaperHit, paperHitsAt, paperHitsJson } from "./document";
 
@@ -36,8 +37,13 @@ export async function searchPaperPage(
   body: object,
   window: { page: number; limit: number },
 ): Promise<PaperPageJson> {
-  const { papers, totalHits } = readPaperAnswer(await searchBytes(meili, uid, body));
   const { page, limit } = window;
+  const answer = await searchBytes(meili, uid, body).catch((error: unknown) => {
+    if (isUnknownSearchField(error)) return undefined;
+    throw error;
+  });
+  if (!answer) return emptyPage(page, limit);
+  const { papers, totalHits } = readPaperAnswer(answer);
   const hasMore = (page + 1) * limit < Math.min(totalHits, MAX_REACHABLE_HITS);
   return { data: papers, pagination: { page, limit, hasMore, nextPage: hasMore ? page + 1 : null } };
 }
