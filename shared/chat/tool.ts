@@ -1,6 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import { ChatRequestSchema, FinishReasonSchema, UsageSchema } from "../conversations/schemas";
 import { Text } from "../core/text";
+import { UrgentNoticeSchema } from "../safety/triage";
 import { defineTool } from "../tools/types";
 import { startTurn } from "./turn/start";
 
@@ -37,6 +38,10 @@ export const healthChatTool = defineTool({
     usage: UsageSchema,
     finish_reason: FinishReasonSchema,
     message_id: T.String({ description: "The stored assistant message." }),
+    urgent: T.Union([UrgentNoticeSchema, T.Null()], {
+      description:
+        "Red-flag signs found in the message (or a recorded entry), with urgent-care advice; the text begins with it.",
+    }),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   feature: "health",
@@ -45,5 +50,7 @@ export const healthChatTool = defineTool({
     const { message, ...reply } = await turn.reply();
     return { ...reply, message_id: message.id };
   },
-  render: (r) => `${r.text}\n\n(chat_id ${r.chat_id}, model ${r.model})`,
+  // The advice leads the text already; the signs are named once more so no client drops them.
+  render: (r) =>
+    `${r.urgent ? `URGENT: ${r.urgent.signs.map((sign) => sign.label).join("; ")}.\n\n` : ""}${r.text}\n\n(chat_id ${r.chat_id}, model ${r.model})`,
 });

@@ -1,5 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { Text } from "../core/text";
+import { UrgentNoticeSchema } from "../safety/triage";
 
 /** Shapes of the health chat: the request (spec 4.2), the JSON reply (2.6), stored conversations. */
 
@@ -93,6 +94,10 @@ export const ChatReplySchema = T.Object({
   model: T.String({ description: "The model that answered (after routing)." }),
   usage: UsageSchema,
   finish_reason: FinishReasonSchema,
+  urgent: T.Union([UrgentNoticeSchema, T.Null()], {
+    description:
+      "Red-flag signs the service's own check found in the message (or in an entry the chat recorded), with urgent-care advice; `text` begins with that advice. Null when none.",
+  }),
   message: UIMessageSchema,
 });
 export type ChatReply = Static<typeof ChatReplySchema>;

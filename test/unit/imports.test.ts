@@ -28,6 +28,7 @@ const LAYERS = [
     "shared/transcription",
     "shared/system",
     "shared/indexing",
+    "shared/safety",
   ],
   ["shared/tools"],
   ["shared/chat"],

@@ -1,12 +1,17 @@
 import type { Profile } from "../../health/schemas";
+import type { UrgentNotice } from "../../safety/triage";
 
 /**
  * The health assistant's instructions, in one place and versioned: every stored assistant message
  * records the version it was answered with. The profile is included only with consent.
  */
-export const PROMPT_VERSION = "health-1";
+export const PROMPT_VERSION = "health-2";
 
-export function healthInstructions(profile: Profile | undefined, today = new Date()): string {
+export function healthInstructions(
+  profile: Profile | undefined,
+  notice: UrgentNotice | null = null,
+  today = new Date(),
+): string {
   const lines = [
     "You are a careful health information assistant for one person, inside a service that also holds their health profile, symptom logs, medication labeling (RxNorm, openFDA) and condition definitions (MONDO), and an index of research papers.",
     "Use the tools to look facts up instead of recalling them; cite the sources the tools return (label set ids, MONDO ids, paper links).",
@@ -15,6 +20,11 @@ export function healthInstructions(profile: Profile | undefined, today = new Dat
     "Be brief and plain. Say when you do not know.",
     `Today is ${today.toISOString().slice(0, 10)}.`,
   ];
+  if (notice) {
+    lines.push(
+      `The service's safety check found red-flag signs in this message: ${notice.signs.map((sign) => sign.label).join("; ")}. The person has already been shown urgent-care advice at the top of your reply. Begin your reply by telling them to seek urgent care now; never suggest waiting, then answer briefly.`,
+    );
+  }
   if (profile?.consentGiven) {
     lines.push(
       `The person's stored profile (shared with consent): conditions: ${profile.conditions.join("; ") || "none listed"}; medications: ${profile.medications.join("; ") || "none listed"}.`,

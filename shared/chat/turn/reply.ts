@@ -4,6 +4,7 @@ import { AppError } from "../../core/errors";
 import { unavailable } from "../../core/unavailable";
 import type { Sql } from "../../db/sql";
 import type { ChatTurn } from "../../jobs/payloads/chatTurn";
+import { noticeOf } from "./urgent";
 
 /** A turn's reply has an id derived from the turn's, so every attempt and every reader agree on it. */
 export function replyIdFor(turnId: string): string {
@@ -40,6 +41,7 @@ export async function replyOf(ctx: { sql: Sql }, turn: ChatTurn): Promise<ChatRe
     model: metadata.model ?? turn.modelId,
     usage: metadata.usage ?? { inputTokens: null, outputTokens: null, totalTokens: null },
     finish_reason: (metadata.finishReason ?? "other") as ChatReply["finish_reason"],
+    urgent: noticeOf(message),
     message,
   };
 }

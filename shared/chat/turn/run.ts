@@ -1,4 +1,4 @@
-import { convertToModelMessages, isStepCount, streamText, type UIMessage } from "ai";
+import { convertToModelMessages, isStepCount, streamText, type UIMessage, type UIMessageChunk } from "ai";
 import { contextFor } from "../../context/ctx";
 import type { Deps } from "../../context/deps";
 import { findReplyToTurn, insertAssistantMessage, listMessages, touchChat } from "../../conversations/repository";
@@ -10,6 +10,7 @@ import type { Profile } from "../../health/schemas";
 import type { ChatTurn } from "../../jobs/payloads/chatTurn";
 import { languageModelFor } from "../../llm/languageModels";
 import type { ModelEntry } from "../../llm/models";
+import type { UrgentNotice } from "../../safety/triage";
 import { toAiSdkTools } from "../../tools/aiSdk";
 import { CHAT_TOOLS } from "../../tools/chatTools";
 import { clearActive } from "./active";
@@ -17,6 +18,7 @@ import { attachmentParts } from "./attachments";
 import { healthInstructions, PROMPT_VERSION } from "./prompt";
 import { replyIdFor, replyMessage } from "./reply";
 import { awaitStored } from "./stored";
+import { messageNotice, noticeTracker } from "./urgent";
 
 /** Steps a turn may take (tool calls and answers); the offline model needs two. */
 export const MAX_STEPS = 6;
@@ -49,7 +51,10 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
     return { messageId: read.answered.id };
   }
   const model = modelOf(deps, turn);
-  const answer = await relayAnswer(deps, turn, publisher, started, await streamAnswer(deps, turn, model, read));
+  // The red-flag check runs before any model, whatever the model (docs/safety.md).
+  const notice = messageNotice(read.history, turn.turnId);
+  const stream = await streamAnswer(deps, turn, model, read, notice);
+  const answer = await relayAnswer(deps, turn, publisher, started, stream, notice);
   const reply = replyMessage(turn.turnId, answer.parts, {
     model: model.id,
     usage: answer.usage,
@@ -93,11 +98,17 @@ function modelOf(deps: Deps, turn: ChatTurn): ModelEntry {
 }
 
 /** The model's answer as a stream, with the turn's tools acting for the turn's account. */
-async function streamAnswer(deps: Deps, turn: ChatTurn, model: ModelEntry, conversation: Conversation) {
+async function streamAnswer(
+  deps: Deps,
+  turn: ChatTurn,
+  model: ModelEntry,
+  conversation: Conversation,
+  notice: UrgentNotice | null,
+) {
   const input = await toModelInput(deps, turn.accountId, conversation.history, model.inputModalities.includes("pdf"));
   return streamText({
     model: languageModelFor(model, deps.env),
-    instructions: healthInstructions(conversation.profile),
+    instructions: healthInstructions(conversation.profile, notice),
     messages: await convertToModelMessages(input),
     tools: toAiSdkTools(CHAT_TOOLS, contextFor(deps, turn.turnId, turn)),
     stopWhen: isStepCount(MAX_STEPS),
@@ -117,9 +128,11 @@ async function relayAnswer(
   publisher: Publisher,
   started: Promise<void>,
   result: Awaited<ReturnType<typeof streamAnswer>>,
+  notice: UrgentNotice | null,
 ): Promise<{ parts: StoredUIMessage["parts"]; failed: boolean; finishReason: string; usage: Usage }> {
   let reply: UIMessage | undefined;
   let failed = false;
+  const notices = noticeTracker(contextFor(deps, turn.turnId, turn), notice);
   const stream = result.toUIMessageStream({
     generateMessageId: () => replyIdFor(turn.turnId),
     // "start" went out already, before the reads.
@@ -134,14 +147,19 @@ async function relayAnswer(
     },
   });
   const sends: Promise<void>[] = [started];
+  const send = (chunk: UIMessageChunk) => sends.push(awaitedLater(publisher.publish({ chunk })));
+  // The notice comes before anything the model sends.
+  for (const chunk of notices.opening()) send(chunk);
   for await (const chunk of stream) {
     if (chunk.type === "error") failed = true;
-    sends.push(awaitedLater(publisher.publish({ chunk })));
+    send(chunk);
+    const extra = notices.after(chunk);
+    if (extra) for (const notice of await extra) send(notice);
   }
   await Promise.all(sends);
   const finishReason = failed ? "error" : await Promise.resolve(result.finishReason).catch(() => "error" as const);
   const usage = usageOf(await Promise.resolve(result.totalUsage).catch(() => ({})));
-  const parts = (reply?.parts ?? []) as StoredUIMessage["parts"];
+  const parts = notices.stored((reply?.parts ?? []) as StoredUIMessage["parts"]);
   return { parts, failed, finishReason, usage };
 }
 
