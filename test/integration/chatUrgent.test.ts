@@ -133,6 +133,24 @@ describe("the urgent notice with a provider", () => {
     const instructions = JSON.stringify(openai.requests[seen]?.body);
     expect(instructions).toContain("red-flag signs in this message: Chest pain or pressure; Difficulty breathing");
   });
+
+  test("a slice of the bank through the provider: the same notices as with the offline model", async () => {
+    const slice = bank.messages.filter((_, index) => index % 6 === 0);
+    expect(slice.some((entry) => entry.categories.length === 0)).toBe(true);
+    const wrong: string[] = [];
+    for (const { message, categories } of slice) {
+      const response = await call(providerApp, "/api/v1/health/chat", {
+        method: "POST",
+        key: providerKey,
+        body: { message, model: "gpt-4.1-mini" },
+      });
+      const reply = await json<ChatReply>(response);
+      const got = [...new Set(reply.urgent?.signs.map((sign) => sign.category) ?? [])].sort().join();
+      const leads = reply.urgent ? reply.text.startsWith(reply.urgent.advice) : !reply.text.startsWith("Please seek");
+      if (got !== [...categories].sort().join() || !leads) wrong.push(`${message}: ${got}`);
+    }
+    expect(wrong).toEqual([]);
+  });
 });
 
 describe("an entry the chat records", () => {
