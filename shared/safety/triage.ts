@@ -51,16 +51,23 @@ export function normalize(text: string): string {
     .replace(/\s+/g, " ");
 }
 
+/** How far back a negation may stand: a few words, so a long message costs linear time. */
+const NEGATION_WINDOW = 80;
+
 /** Whether the clause before `index` negates what starts there ("no chest pain", "not short of breath"). */
 function negated(text: string, index: number): boolean {
-  const before = text.slice(0, index);
+  const before = text.slice(Math.max(0, index - NEGATION_WINDOW), index);
   let start = 0;
   for (const match of before.matchAll(CLAUSE_BREAK)) start = (match.index ?? 0) + match[0].length;
   return NEGATION.test(before.slice(start));
 }
 
+/** Whether one of the alternatives occurs somewhere without a negation before it. */
 function groupMatches(text: string, alternatives: string[]): boolean {
-  return alternatives.some((source) => [...text.matchAll(regex(source))].some((m) => !negated(text, m.index ?? 0)));
+  for (const source of alternatives) {
+    for (const match of text.matchAll(regex(source))) if (!negated(text, match.index ?? 0)) return true;
+  }
+  return false;
 }
 
 const fires = (text: string, flag: RedFlag) => flag.groups.every((group) => groupMatches(text, group));
