@@ -261,7 +261,7 @@ describe("the website in a browser", () => {
     const add = async (severity: string, temperature: string, symptoms: string, count: number) => {
       await page.getByLabel("Severity (0–10)").fill(severity);
       await page.getByLabel("Temperature", { exact: true }).fill(temperature);
-      await page.getByLabel("Symptoms").fill(symptoms);
+      await page.getByLabel("Other symptoms").fill(symptoms);
       await page.getByRole("button", { name: "Add entry" }).click();
       await rows.nth(count - 1).waitFor();
     };
@@ -270,7 +270,8 @@ describe("the website in a browser", () => {
     await expect(rows.count()).resolves.toBe(2);
     // Newest first: the second entry leads.
     await expect(rows.first().textContent()).resolves.toContain("37.2 °C");
-    await expect(rows.nth(1).textContent()).resolves.toContain("fever, cough");
+    // "cough" is also an option id, so the table shows that option's label.
+    await expect(rows.nth(1).textContent()).resolves.toContain("fever, Cough");
     // One circle per severity and one square per temperature, tied to the same entries.
     const circles = page.locator("#chart svg .severity circle[data-entry-id]");
     await expect(circles.count()).resolves.toBe(2);

@@ -2,6 +2,7 @@ import { ApiError, api, describeError, type Session } from "./api";
 import { drawChart } from "./chart";
 import { busy, byId, formatTime, h, say } from "./dom";
 import { showPlanNotice } from "./profile";
+import { SymptomPicker } from "./symptoms";
 
 interface Entry {
   id: string;
@@ -24,6 +25,7 @@ interface Tracker {
 }
 
 let session: Session;
+let picker: SymptomPicker;
 
 function handle(error: unknown, status: HTMLElement): void {
   if (showPlanNotice(error, session)) return;
@@ -64,7 +66,7 @@ function entryRow(entry: Entry): HTMLTableRowElement {
     h("td", {}, formatTime(entry.recordedAt)),
     h("td", {}, entry.severity === null ? "—" : String(entry.severity)),
     h("td", {}, entry.temperature === null ? "—" : `${entry.temperature} °${entry.temperatureUnit}`),
-    h("td", {}, entry.symptoms.join(", ") || "—"),
+    h("td", {}, entry.symptoms.map((symptom) => picker.label(symptom)).join(", ") || "—"),
     h("td", {}, entry.activityImpact ?? "—"),
     h("td", {}, entry.note ?? ""),
   );
@@ -72,6 +74,8 @@ function entryRow(entry: Entry): HTMLTableRowElement {
 
 async function showLog(id: string): Promise<void> {
   const tracker = await api<Tracker>(`/api/health/trackers/${encodeURIComponent(id)}`);
+  // The options first: the table shows their labels for the ids entries store.
+  await picker.show(tracker.kind);
   byId("entry-section").hidden = tracker.status !== "active";
   byId("entry-heading").textContent = `Add an entry to “${tracker.title}”`;
   byId("chart-section").hidden = false;
@@ -105,10 +109,7 @@ function entryBody(form: HTMLFormElement): Record<string, unknown> {
     body.temperature = Number(temperature);
     body.temperatureUnit = data.get("temperatureUnit");
   }
-  const symptoms = String(data.get("symptoms") ?? "")
-    .split(",")
-    .map((symptom) => symptom.trim())
-    .filter(Boolean);
+  const symptoms = picker.chosen();
   if (symptoms.length) body.symptoms = symptoms;
   if (data.get("activityImpact")) body.activityImpact = data.get("activityImpact");
   const note = String(data.get("note") ?? "").trim();
@@ -118,6 +119,7 @@ function entryBody(form: HTMLFormElement): Record<string, unknown> {
 
 export async function initLogs(current: Session): Promise<void> {
   session = current;
+  picker = new SymptomPicker();
   const logForm = byId<HTMLFormElement>("log-form");
   logForm.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -144,6 +146,11 @@ export async function initLogs(current: Session): Promise<void> {
     const status = byId("entry-status");
     if (Object.keys(body).length === 0) {
       say(status, "Fill in at least one observation.", "error");
+      return;
+    }
+    const problem = picker.problem();
+    if (problem) {
+      say(status, problem, "error");
       return;
     }
     void busy(entryForm, async () => {

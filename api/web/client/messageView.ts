@@ -2,6 +2,34 @@ import { h } from "./dom";
 import type { UIChunk } from "./stream";
 import { ToolView } from "./toolView";
 
+/** The `data-urgent` part: red-flag signs the server's triage found, sent before any text. */
+export interface UrgentData {
+  signs: { id: string; label: string; category: string }[];
+  advice: string;
+  source: "message" | "entry";
+}
+
+/**
+ * The urgent part as an alert block. The advice itself is the reply's first text, right below,
+ * so the block names the signs. `live` makes it an alert that is announced as it arrives.
+ */
+function urgentBlock(data: UrgentData, live: boolean): HTMLElement {
+  const labels = [...new Set((data.signs ?? []).map((sign) => sign.label))];
+  const where = data.source === "entry" ? "In the entry just recorded" : "In your message";
+  return h(
+    "div",
+    { class: "urgent-alert", role: live ? "alert" : undefined, "data-source": data.source },
+    h(
+      "p",
+      { class: "urgent-title" },
+      h("span", { "aria-hidden": "true" }, "⚠ "),
+      "Urgent: this may need medical care now",
+    ),
+    labels.length ? h("p", {}, `${where}: signs that can mean an emergency.`) : null,
+    labels.length ? h("ul", {}, ...labels.map((label) => h("li", {}, label))) : null,
+  );
+}
+
 /** A stored message as the API returns it (the AI SDK's UIMessage). */
 export interface StoredMessage {
   id: string;
@@ -14,17 +42,20 @@ export interface StoredMessage {
 export class AssistantView {
   readonly root: HTMLElement;
   private readonly content: HTMLElement;
+  private readonly urgent: HTMLElement;
   private readonly sources: HTMLUListElement;
   private readonly texts = new Map<string, Text>();
   private readonly tools = new Map<string, ToolView>();
 
   constructor() {
     this.content = h("div", { class: "content" });
+    this.urgent = h("div", { class: "urgent-box" });
     this.sources = h("ul", { class: "sources" });
     this.root = h(
       "article",
       { class: "message assistant", "aria-label": "Assistant", "aria-busy": "false" },
       h("p", { class: "who" }, "Assistant"),
+      this.urgent,
       this.content,
       h("div", { class: "sources-box", hidden: true }, h("p", { class: "who" }, "Sources"), this.sources),
     );
@@ -74,6 +105,15 @@ export class AssistantView {
     (this.sources.parentElement as HTMLElement).hidden = false;
   }
 
+  /** Shows an urgent part above the text; one with the same id (`urgent-message`, `urgent-entry`) replaces it. */
+  urgentPart(id: string, data: UrgentData, live = true): void {
+    const block = urgentBlock(data, live);
+    block.dataset.partId = id;
+    const same = Array.from(this.urgent.children).find((child) => (child as HTMLElement).dataset.partId === id);
+    if (same) same.replaceWith(block);
+    else this.urgent.append(block);
+  }
+
   error(text: string): void {
     this.content.append(h("p", { class: "error", role: "alert" }, text));
   }
@@ -103,6 +143,9 @@ export class AssistantView {
       case "tool-output-error":
         this.tools.get(id)?.error(String(chunk.errorText));
         break;
+      case "data-urgent":
+        if (chunk.data) this.urgentPart(id, chunk.data as UrgentData);
+        break;
       case "source-url":
         this.source(String(chunk.url), chunk.title as string | undefined);
         break;
@@ -128,6 +171,8 @@ export class AssistantView {
           view.apply({ type: "tool-output-available", toolCallId, output: part.output });
       } else if (part.type === "source-url") {
         view.apply(part);
+      } else if (part.type === "data-urgent" && part.data) {
+        view.urgentPart(String(part.id ?? "urgent"), part.data as UrgentData, false);
       }
     });
     view.streaming = false;
