@@ -73,7 +73,12 @@ export async function revokeChatShares(ctx: Ctx, chatId: string): Promise<{ revo
 }
 
 /** Tools whose outputs hold the person's own health data: a shared copy withholds them. */
-const PERSONAL_TOOLS = new Set(["get_health_profile", "list_health_logs", "summarize_health_log"]);
+const PERSONAL_TOOLS = new Set([
+  "get_health_profile",
+  "list_health_logs",
+  "summarize_health_log",
+  "add_health_log_entry",
+]);
 
 /**
  * A reply that read the person's profile or logs may quote them anywhere in its text (and in the

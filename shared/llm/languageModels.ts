@@ -6,6 +6,7 @@ import type { Env } from "../core/env";
 import { AppError } from "../core/errors";
 import type { ModelEntry } from "./models";
 import { createOfflineModel } from "./offline/model";
+import type { OfflineVocabulary } from "./offline/vocabulary";
 
 /** The provider name of the OpenAI-compatible provider: the key of its provider options and metadata. */
 export const OPENAI_COMPATIBLE_NAME = "openai-compatible";
@@ -16,12 +17,13 @@ export const ANTHROPIC_MAX_OUTPUT_TOKENS = 4096;
 /**
  * The AI SDK model behind a catalog entry, with the deployment's credentials and base URLs. Keys
  * and base URLs are always passed explicitly: left undefined, the provider SDKs would read them
- * from the process environment on their own, behind shared/core/env.ts's back.
+ * from the process environment on their own, behind shared/core/env.ts's back. The offline model
+ * reads the service's vocabularies (conditions, cached medication names) through `vocabulary`.
  */
-export function languageModelFor(entry: ModelEntry, env: Env): LanguageModel {
+export function languageModelFor(entry: ModelEntry, env: Env, vocabulary?: OfflineVocabulary): LanguageModel {
   switch (entry.provider) {
     case "offline":
-      return createOfflineModel();
+      return createOfflineModel(vocabulary);
     case "openai": {
       const openai = createOpenAI({ apiKey: required(env.OPENAI_API_KEY, entry), baseURL: env.OPENAI_BASE_URL });
       // The Responses API (the SDK's default for OpenAI). store: false keeps health conversations

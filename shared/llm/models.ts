@@ -39,11 +39,13 @@ export interface ModelEntry extends Omit<ModelInfo, "default"> {
 
 export const OFFLINE_MODEL: ModelEntry = {
   id: OFFLINE_MODEL_ID,
-  label: "Offline reference assistant (no language model: picks one tool by rules and quotes its result)",
+  label:
+    "Offline reference assistant (no language model: runs the tools a question needs by rules and quotes their results)",
   provider: "offline",
   providerModel: OFFLINE_MODEL_ID,
   contextWindow: 32_000,
-  inputModalities: ["text"],
+  // It accepts images to report their type, size and dimensions; it cannot see them, and says so.
+  inputModalities: ["text", "image"],
   plans: ["go", "plus", "pro"],
   defaultFor: ["go", "plus", "pro"],
 };

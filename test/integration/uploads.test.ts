@@ -212,7 +212,7 @@ describe("processing", () => {
 });
 
 describe("chat attachments", () => {
-  test("a ready PDF reaches the model as its text; not ready is 409; another account's is 404; images need an image model", async () => {
+  test("a ready PDF reaches the model as its text; not ready is 409; another account's is 404; the offline model describes an image", async () => {
     await seedDemoReferences(deps.env);
     const pdf = await uploadFile(
       await makePdf(["Current medication: aspirin 81 mg daily"]),
@@ -243,13 +243,17 @@ describe("chat attachments", () => {
       body: { message: "hi", attachment_ids: [pdf.fileId] },
     });
     expect(theirs.status).toBe(404);
+    // The offline model takes images: it cannot see them, and reports what the file is.
     const image = await uploadFile(makePng(64, 64), "image/png", "photo.png");
-    const noVision = await call(app, "/api/v1/health/chat", {
+    const described = await call(app, "/api/v1/health/chat", {
       method: "POST",
       key: owner.apiKey,
       body: { message: "what is this?", attachment_ids: [image.fileId] },
     });
-    expect(noVision.status).toBe(403);
-    expect((await errorOf(noVision)).code).toBe("MODEL_NOT_AVAILABLE");
+    expect(described.status).toBe(200);
+    const text = (await json<ChatReply>(described)).text;
+    expect(text).toContain("cannot see images");
+    expect(text).toContain("image/png");
+    expect(text).toContain("64 × 64 pixels");
   });
 });

@@ -84,7 +84,9 @@ export async function attachmentParts(
       }
     }
     const pages = await listPages(deps.sql, row.fileId);
-    const body = pages.map((text, i) => (pages.length > 1 ? `[page ${i + 1}]\n${text}` : text)).join("\n\n");
+    // PDF pages keep their numbers, so an answer can cite the page it quotes.
+    const paged = pages.length > 1 || row.contentType === "application/pdf";
+    const body = pages.map((text, i) => (paged ? `[page ${i + 1}]\n${text}` : text)).join("\n\n");
     parts.push({ type: "text", text: `Attached file "${row.filename}" (${row.contentType}):\n${body}` });
   }
   return parts;

@@ -19,8 +19,9 @@ import { healthInstructions, PROMPT_VERSION } from "./prompt";
 import { replyIdFor, replyMessage } from "./reply";
 import { awaitStored } from "./stored";
 import { messageNotice, noticeTracker } from "./urgent";
+import { offlineVocabulary } from "./vocabulary";
 
-/** Steps a turn may take (tool calls and answers); the offline model needs two. */
+/** Steps a turn may take (tool calls and answers); the offline model takes at most four. */
 export const MAX_STEPS = 6;
 
 type Publisher = ReturnType<typeof turnPublisher>;
@@ -107,7 +108,7 @@ async function streamAnswer(
 ) {
   const input = await toModelInput(deps, turn.accountId, conversation.history, model.inputModalities.includes("pdf"));
   return streamText({
-    model: languageModelFor(model, deps.env),
+    model: languageModelFor(model, deps.env, offlineVocabulary(deps)),
     instructions: healthInstructions(conversation.profile, notice),
     messages: await convertToModelMessages(input),
     tools: toAiSdkTools(CHAT_TOOLS, contextFor(deps, turn.turnId, turn)),

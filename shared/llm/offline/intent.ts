@@ -1,71 +1,107 @@
+import type { ConditionMention, SymptomKind, SymptomMention } from "./vocabulary";
+
 /**
- * How the offline model picks a tool: plain rules over the last user message, in this order —
- * the caller's own profile or logs; symptom options; a medication (a known name or a drug-like
- * word next to words such as "side effects" or "dose"); a condition (a known name or a
- * disease-like word); otherwise a literature search with the message's keywords.
+ * What a message asks, read by rules: which label section, whether it is about the caller's own
+ * medications, logs or symptom choices, whether research is wanted, and what to record. Names
+ * (medications, conditions, symptoms) come from the vocabularies (vocabulary.ts).
  */
+export type LabelTopic = "side-effects" | "dose" | "pregnancy" | "warnings" | "interactions" | "overview";
+export type LogIntent = "list" | "progress" | "record";
 
-const STOPWORDS = new Set(
-  `a about after again all am an and any are as at be been before being but by can could did do does doing
-  for from had has have having he her here his how i if in into is it its just me more most my no nor not
-  of off on once only or other our out over own same she should so some such than that the their them then
-  there these they this those through to too under until up very was we were what when where which while who
-  whom why will with would you your yours please tell explain know want need find show give latest recent
-  research paper papers study studies literature evidence new any there`.split(/\s+/),
-);
-
-const MEDICATION_WORDS =
-  /\b(medications?|medicines?|drugs?|pills?|tablets?|capsules?|doses?|dosage|side[- ]effects?|label|warnings?|interactions?|prescribed|taking|mg)\b/i;
-const KNOWN_DRUGS =
-  /\b(aspirin|ibuprofen|paracetamol|acetaminophen|naproxen|metformin|insulin|lisinopril|amlodipine|atorvastatin|simvastatin|omeprazole|levothyroxine|sertraline|fluoxetine|amoxicillin|azithromycin|prednisone|warfarin|zolpidem|ambien|humira|adalimumab|phenylephrine|sudafed|vyvanse|lisdexamfetamine|cetirizine|loratadine|salbutamol|albuterol|montelukast|gabapentin|tramadol|codeine|morphine|diazepam|lorazepam|clopidogrel|apixaban|rivaroxaban|semaglutide|ozempic)\b/i;
-const DRUG_SUFFIX =
-  /\b\w+(pril|sartan|olol|statin|mab|cillin|mycin|azole|prazole|dipine|oxetine|triptan|tidine|profen|floxacin|cycline|parin|xaban|gliptin|glutide|vir|semide|thiazide)\b/i;
-const KNOWN_CONDITIONS =
-  /\b(asthma|diabetes|migraine|influenza|flu|covid(-19)?|hypertension|depression|anxiety|eczema|psoriasis|epilepsy|obesity|anemia|anaemia|pneumonia|bronchitis|cancer|leukemia|lymphoma|alzheimer'?s?|parkinson'?s?|dementia|lupus|gout|sepsis|measles|malaria|tuberculosis|endometriosis|preeclampsia|pre-eclampsia)\b/i;
-const CONDITION_SUFFIX = /\b\w+(itis|osis|emia|aemia|pathy|oma|algia|plegia|trophy)\b/i;
-const CONDITION_WORDS = /\b(syndrome|disease|disorder|condition|infection|deficiency)\b/i;
-
-export interface ToolChoice {
-  toolName: string;
-  input: Record<string, unknown>;
+export interface Observation {
+  severity?: number;
+  temperature?: number;
+  temperatureUnit?: "C" | "F";
 }
 
-export function keywords(text: string, max = 6): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [];
-  return [...new Set(words.filter((word) => word.length > 2 && !STOPWORDS.has(word)))].slice(0, max);
+export interface Question {
+  text: string;
+  /** Medications to look up (a brand's ingredient), in message order. */
+  medications: string[];
+  /** The brand written for a looked-up name: {zolpidem: "ambien"}. */
+  brands: Record<string, string>;
+  conditions: ConditionMention[];
+  symptoms: SymptomMention[];
+  /** "my profile", "my conditions": the profile itself is asked for. */
+  profile: boolean;
+  /** "my medications", "I take": the answer needs the profile's medications. */
+  myMedications: boolean;
+  topic: LabelTopic;
+  logs?: LogIntent;
+  symptomOptions: boolean;
+  research: boolean;
+  kind: SymptomKind;
+  observation: Observation;
 }
 
-/** The words around a matched term: "Crohn's disease" → "crohn's disease". */
-function phraseAround(text: string, match: RegExpExecArray): string {
-  const before = text.slice(0, match.index).match(/([\p{L}'-]+)\s*$/u)?.[1];
-  const word = match[0];
-  if (CONDITION_WORDS.test(word) && before && !STOPWORDS.has(before.toLowerCase())) return `${before} ${word}`;
-  return word;
+const TOPICS: [LabelTopic, RegExp][] = [
+  ["interactions", /\b(interact\w*|mix\w*|combin\w*|together|along with|at the same time)\b/],
+  ["pregnancy", /\b(pregnan\w*|breast-?feed\w*|nursing|trimester|expecting a baby)\b/],
+  ["side-effects", /\b(side[- ]?effects?|adverse|reactions?|cause[sd]?|causing|make[s]? me|giv(?:e|es|ing) me)\b/],
+  ["dose", /\b(doses?|dosage|dosing|how (?:much|many|often)|maximum|max|mg)\b/],
+  ["warnings", /\b(warnings?|safe(?:ly|ty)?|dangers?|dangerous|risks?|contraindicat\w*|avoid|precautions?|overdose)\b/],
+];
+
+const MY_MEDICATIONS =
+  /\b(my (?:current )?(?:medications?|medicines?|meds|pills|drugs|prescriptions?|tablets)|i(?:'m| am)? (?:take|taking|on))\b/;
+const PROFILE = /\bmy\b[^.?!]*\b(profile|conditions|diagnos[ie]s|medications|meds|medicines)\b/;
+const LOG_LIST = /\b(my\b[^.?!]*\b(logs?|trackers?|diary|entries)|health logs?)\b/;
+const LOG_PROGRESS =
+  /\b(how (?:is|are) my\b[^.?!]*\b(?:log|diary|tracker|tracking|symptoms?|severity)|(?:getting|got) (?:better|worse)|improv\w*|trend\w*|progress\w*|summar(?:y|ize|ise)\b[^.?!]*\b(?:log|symptoms?|entries|diary)|for my doctor|my severity)\b/;
+const RECORD_VERB = /\b(record|log|add|note|enter|jot|write down|save)\b/;
+const SYMPTOM_OPTIONS =
+  /\b(symptom (?:options|list|choices)|what symptoms\b[^.?!]*\b(?:track|log|record|monitor|watch)|symptoms? (?:to|should i) (?:track|log|record|monitor|watch))\b/;
+const RESEARCH = /\b(research|studies|study|papers?|evidence|literature|trials?|what is known|known about|latest)\b/;
+const PREGNANCY = /\b(pregnan\w*|baby is due|weeks? pregnant|trimester|fetal|foetal|labou?r|midwife)\b/;
+
+export function labelTopic(lower: string): LabelTopic {
+  return TOPICS.find(([, pattern]) => pattern.test(lower))?.[0] ?? "overview";
 }
 
-export function chooseTool(text: string, available: Set<string>): ToolChoice | undefined {
-  const has = (name: string) => available.has(name);
-  const lower = text.toLowerCase();
-  if (has("get_health_profile") && /\bmy\b[^.?!]*\b(profile|conditions|medications|meds)\b/.test(lower)) {
-    return { toolName: "get_health_profile", input: {} };
-  }
-  if (has("list_health_logs") && /\b(my\b[^.?!]*\b(logs?|trackers?|diary|entries)|health logs?)\b/.test(lower)) {
-    return { toolName: "list_health_logs", input: { limit: 5 } };
-  }
-  if (has("list_symptom_options") && /\bsymptom (options|list|choices)\b/.test(lower)) {
-    const kind = /pregnan/.test(lower) ? "pregnancy" : "acute";
-    return { toolName: "list_symptom_options", input: { kind } };
-  }
-  const drug = KNOWN_DRUGS.exec(text) ?? (MEDICATION_WORDS.test(text) ? DRUG_SUFFIX.exec(text) : null);
-  if (has("get_medication_reference") && drug) {
-    return { toolName: "get_medication_reference", input: { name: drug[0].toLowerCase() } };
-  }
-  const condition = KNOWN_CONDITIONS.exec(text) ?? CONDITION_SUFFIX.exec(text) ?? CONDITION_WORDS.exec(text);
-  if (has("get_condition_reference") && condition) {
-    const q = phraseAround(text, condition).toLowerCase();
-    if (q.length >= 2) return { toolName: "get_condition_reference", input: { q } };
-  }
-  const words = keywords(text, 3);
-  if (has("search_papers") && words.length > 0) return { toolName: "search_papers", input: { query: words.join(" ") } };
+function logIntent(lower: string, observation: Observation, symptoms: SymptomMention[]): LogIntent | undefined {
+  const observed = observation.severity !== undefined || observation.temperature !== undefined || symptoms.length > 0;
+  if (RECORD_VERB.test(lower) && observed && !/^\s*(what|which|how|should)\b/.test(lower)) return "record";
+  if (LOG_PROGRESS.test(lower)) return "progress";
+  if (LOG_LIST.test(lower)) return "list";
   return undefined;
+}
+
+/** Severity 0–10 and a temperature with its unit, as written in the message. */
+export function observationOf(lower: string): Observation {
+  const out: Observation = {};
+  const severity = /\bseverity\D{0,12}?(\d{1,2})\b|\b(\d{1,2})\s*(?:\/|out of)\s*10\b/.exec(lower);
+  const value = Number(severity?.[1] ?? severity?.[2]);
+  if (severity && value >= 0 && value <= 10) out.severity = value;
+  const temperature =
+    /(\d{2,3}(?:[.,]\d)?)\s*°?\s*(c|f|celsius|fahrenheit)\b/.exec(lower) ??
+    /\b(?:temperature|fever|temp)\b\D{0,12}?(\d{2,3}(?:[.,]\d)?)/.exec(lower);
+  if (temperature) {
+    const degrees = Number((temperature[1] as string).replace(",", "."));
+    const unit = temperature[2]?.startsWith("f") || degrees >= 80 ? "F" : "C";
+    if ((unit === "C" && degrees >= 30 && degrees <= 45) || (unit === "F" && degrees >= 86 && degrees <= 113)) {
+      out.temperature = degrees;
+      out.temperatureUnit = unit;
+    }
+  }
+  return out;
+}
+
+export function analyze(
+  text: string,
+  found: Pick<Question, "medications" | "brands" | "conditions" | "symptoms">,
+): Question {
+  const lower = text.toLowerCase();
+  const observation = observationOf(lower);
+  return {
+    text,
+    ...found,
+    profile: PROFILE.test(lower),
+    myMedications: MY_MEDICATIONS.test(lower),
+    topic: labelTopic(lower),
+    logs: logIntent(lower, observation, found.symptoms),
+    symptomOptions: SYMPTOM_OPTIONS.test(lower),
+    research: RESEARCH.test(lower),
+    kind: PREGNANCY.test(lower) ? "pregnancy" : "acute",
+    observation,
+  };
 }

@@ -1,102 +1,120 @@
-import type {
-  LanguageModelV4,
-  LanguageModelV4CallOptions,
-  LanguageModelV4Prompt,
-  LanguageModelV4StreamPart,
-} from "@ai-sdk/provider";
-import { composeAnswer } from "./answers";
-import { chooseTool } from "./intent";
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { composeAnswer } from "./compose";
+import { analyze, type Question } from "./intent";
+import { firstCalls, followUpCalls, type ToolCall } from "./plan";
+import { readTurn } from "./prompt";
+import { findConditions, findMedications, findSymptoms, medicationNames, type OfflineVocabulary } from "./vocabulary";
 
 /**
  * The built-in model used when no LLM provider is configured. It is not a language model and says
- * so: it reads the last user message, picks one tool by simple rules (offlineIntent.ts), lets the
- * real tool loop run it, then streams a short answer quoting the tool's result with its sources
- * and a safety note (offlineAnswers.ts). It implements the AI SDK's LanguageModelV4 interface, so
- * the chat pipeline, tool loop and stream protocol are exactly those a real provider goes through.
+ * so: it reads the last user message, finds what it names in the service's vocabularies, plans the
+ * tools the question needs (several per step, and follow-ups once results are in), lets the real
+ * tool loop run them, then streams one answer quoting the results with their sources and a safety
+ * note. It implements the AI SDK's LanguageModelV4 interface, so the chat pipeline, tool loop and
+ * stream protocol are exactly those a real provider goes through.
  */
 export const OFFLINE_MODEL_ID = "offline-reference";
+
+/** Tool steps before it answers with what it has (the turn allows six steps in all). */
+const MAX_TOOL_STEPS = 3;
 
 const ZERO_USAGE = {
   inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: 0, text: 0, reasoning: 0 },
 };
 
-function lastUserText(prompt: LanguageModelV4Prompt): string {
-  for (let i = prompt.length - 1; i >= 0; i--) {
-    const message = prompt[i];
-    if (message?.role === "user") {
-      return message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
-    }
-  }
-  return "";
-}
-
-/** Tool results of the latest step (the messages after the last user message). */
-function latestToolResults(prompt: LanguageModelV4Prompt): { toolName: string; output: unknown; isError: boolean }[] {
-  const results: { toolName: string; output: unknown; isError: boolean }[] = [];
-  for (let i = prompt.length - 1; i >= 0; i--) {
-    const message = prompt[i];
-    if (!message || message.role === "user") break;
-    if (message.role !== "tool") continue;
-    for (const part of message.content) {
-      if (part.type !== "tool-result") continue;
-      const output = part.output;
-      const isError = output.type === "error-text" || output.type === "error-json";
-      results.push({ toolName: part.toolName, output: "value" in output ? output.value : undefined, isError });
-    }
-  }
-  return results;
-}
-
 /** Estimated tokens: about four characters each (reported as usage; the model has no tokenizer). */
 const tokens = (text: string) => Math.ceil(text.length / 4);
 
-function plan(options: LanguageModelV4CallOptions): LanguageModelV4StreamPart[] {
-  const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
-  const promptChars = JSON.stringify(options.prompt).length;
-  const usage = (output: number) => ({
-    inputTokens: { ...ZERO_USAGE.inputTokens, total: Math.ceil(promptChars / 4), noCache: Math.ceil(promptChars / 4) },
+type Found = Pick<Question, "medications" | "brands" | "conditions" | "symptoms">;
+
+/** Names in the message and its attached text. A vocabulary that cannot be read counts as empty. */
+async function findNames(message: string, attached: string, vocabulary?: OfflineVocabulary) {
+  const all = `${message}\n${attached}`;
+  const cached = medicationNames((await vocabulary?.cachedMedications().catch(() => [])) ?? []);
+  const conditions = vocabulary ? await findConditions(all, vocabulary).catch(() => []) : [];
+  const mentions = findMedications(all, cached);
+  const found: Found = {
+    medications: mentions.map((m) => m.name),
+    brands: Object.fromEntries(mentions.filter((m) => m.said !== m.name).map((m) => [m.name, m.said])),
+    conditions,
+    symptoms: findSymptoms(message),
+  };
+  return { found, cached };
+}
+
+function usageOf(options: LanguageModelV4CallOptions, output: number) {
+  const input = tokens(JSON.stringify(options.prompt));
+  return {
+    inputTokens: { ...ZERO_USAGE.inputTokens, total: input, noCache: input },
     outputTokens: { ...ZERO_USAGE.outputTokens, total: output, text: output },
-  });
-  const results = latestToolResults(options.prompt);
-  const available = new Set((options.tools ?? []).flatMap((tool) => (tool.type === "function" ? [tool.name] : [])));
-  const choice = results.length === 0 ? chooseTool(lastUserText(options.prompt), available) : undefined;
-  if (choice) {
+  };
+}
+
+function toolCallParts(calls: ToolCall[], options: LanguageModelV4CallOptions): LanguageModelV4StreamPart[] {
+  const parts: LanguageModelV4StreamPart[] = [];
+  let size = 0;
+  for (const call of calls) {
     const id = `call_${crypto.randomUUID()}`;
-    const input = JSON.stringify(choice.input);
+    const input = JSON.stringify(call.input);
+    size += input.length;
     parts.push(
-      { type: "tool-input-start", id, toolName: choice.toolName },
+      { type: "tool-input-start", id, toolName: call.toolName },
       { type: "tool-input-delta", id, delta: input },
       { type: "tool-input-end", id },
-      { type: "tool-call", toolCallId: id, toolName: choice.toolName, input },
-      { type: "finish", usage: usage(tokens(input)), finishReason: { unified: "tool-calls", raw: "tool-calls" } },
+      { type: "tool-call", toolCallId: id, toolName: call.toolName, input },
     );
-    return parts;
   }
-  const answer = composeAnswer(lastUserText(options.prompt), results);
-  for (const source of answer.sources) {
-    parts.push({ type: "source", sourceType: "url", id: source.url, url: source.url, title: source.title });
-  }
+  const finishReason = { unified: "tool-calls", raw: "tool-calls" } as const;
+  return [...parts, { type: "finish", usage: usageOf(options, Math.ceil(size / 4)), finishReason }];
+}
+
+function textParts(answer: ReturnType<typeof composeAnswer>, options: LanguageModelV4CallOptions) {
+  const parts: LanguageModelV4StreamPart[] = answer.sources.map((source) => ({
+    type: "source",
+    sourceType: "url",
+    id: source.url,
+    url: source.url,
+    title: source.title,
+  }));
   parts.push({ type: "text-start", id: "text-0" });
   // Sentence-sized deltas, as a streaming provider sends them.
   for (const piece of answer.text.match(/[^\n.!?]*[\n.!?]*\s*/g) ?? []) {
     if (piece) parts.push({ type: "text-delta", id: "text-0", delta: piece });
   }
+  const finishReason = { unified: "stop", raw: "stop" } as const;
   parts.push(
     { type: "text-end", id: "text-0" },
-    { type: "finish", usage: usage(tokens(answer.text)), finishReason: { unified: "stop", raw: "stop" } },
+    { type: "finish", usage: usageOf(options, tokens(answer.text)), finishReason },
   );
   return parts;
 }
 
-export function createOfflineModel(): LanguageModelV4 {
+async function respond(options: LanguageModelV4CallOptions, vocabulary?: OfflineVocabulary) {
+  const turn = readTurn(options.prompt);
+  const attached = turn.attachments.files.map((file) => file.pages.join("\n")).join("\n");
+  const { found, cached } = await findNames(turn.text, attached, vocabulary);
+  const q = analyze(turn.text, found);
+  const available = new Set((options.tools ?? []).flatMap((tool) => (tool.type === "function" ? [tool.name] : [])));
+  const calls =
+    turn.done.length === 0
+      ? firstCalls(q, available, turn.attachments.images.length + turn.attachments.files.length > 0)
+      : turn.toolSteps < MAX_TOOL_STEPS
+        ? followUpCalls(q, turn.done, available, cached)
+        : [];
+  const start: LanguageModelV4StreamPart = { type: "stream-start", warnings: [] };
+  if (calls.length > 0) return [start, ...toolCallParts(calls, options)];
+  return [start, ...textParts(composeAnswer(q, turn, cached), options)];
+}
+
+export function createOfflineModel(vocabulary?: OfflineVocabulary): LanguageModelV4 {
   return {
     specificationVersion: "v4",
     provider: "offline",
     modelId: OFFLINE_MODEL_ID,
     supportedUrls: {},
     async doStream(options) {
-      const parts = plan(options);
+      const parts = await respond(options, vocabulary);
       return {
         stream: new ReadableStream<LanguageModelV4StreamPart>({
           start(controller) {
@@ -107,7 +125,7 @@ export function createOfflineModel(): LanguageModelV4 {
       };
     },
     async doGenerate(options) {
-      const parts = plan(options);
+      const parts = await respond(options, vocabulary);
       const finish = parts.find((p) => p.type === "finish");
       const text = parts.flatMap((p) => (p.type === "text-delta" ? [p.delta] : [])).join("");
       const content = [

@@ -1,0 +1,106 @@
+import { fallbackCondition, fallbackMedication } from "./fallback";
+import type { Question } from "./intent";
+import { obj, strings } from "./json";
+import { entryFor, logsOf, progressLog, recordTarget } from "./logs";
+import { keywords } from "./text";
+import { type MedicationNames, medicationOf } from "./vocabulary";
+
+/**
+ * Which tools a question needs: everything it names in the first step (a drug and the caller's
+ * profile; a condition and its research), then what those results make necessary (each profile
+ * medication's label; the log to summarise or record in). Nothing left to call → answer.
+ */
+export interface ToolCall {
+  toolName: string;
+  input: Record<string, unknown>;
+}
+
+export interface Done extends ToolCall {
+  output: unknown;
+  isError: boolean;
+}
+
+/** Lookups per kind in one turn: enough for everyday questions, bounded for long texts. */
+const MAX_MEDICATIONS = 3;
+const MAX_PROFILE_MEDICATIONS = 5;
+const MAX_CONDITIONS = 2;
+
+const key = (call: ToolCall) => `${call.toolName} ${JSON.stringify(call.input)}`;
+
+function collector(available: ReadonlySet<string>, done: readonly ToolCall[] = []) {
+  const calls: ToolCall[] = [];
+  const seen = new Set(done.map(key));
+  const add = (toolName: string, input: Record<string, unknown>) => {
+    const call = { toolName, input };
+    if (!available.has(toolName) || seen.has(key(call))) return;
+    seen.add(key(call));
+    calls.push(call);
+  };
+  return { calls, add };
+}
+
+function researchQuery(q: Question): string {
+  const about = q.conditions[0]?.phrase ?? q.medications[0];
+  return about ?? keywords(q.text, 3).join(" ");
+}
+
+export function firstCalls(q: Question, available: ReadonlySet<string>, attached = false): ToolCall[] {
+  const { calls, add } = collector(available);
+  if (q.logs) add("list_health_logs", { limit: q.logs === "list" ? 5 : 20 });
+  if (q.profile || q.myMedications) add("get_health_profile", {});
+  if (q.symptomOptions) add("list_symptom_options", { kind: q.kind });
+  if (q.logs !== "record") {
+    for (const name of q.medications.slice(0, MAX_MEDICATIONS)) add("get_medication_reference", { name });
+  }
+  if (!q.symptomOptions && !q.logs) {
+    for (const condition of q.conditions.slice(0, MAX_CONDITIONS))
+      add("get_condition_reference", { q: condition.label });
+  }
+  if (q.research && !q.logs && researchQuery(q)) add("search_papers", { query: researchQuery(q) });
+  // With an attachment, a bare "what is this?" is about the file: no guessing from its words.
+  if (attached) return calls;
+  // Symptoms alone: the options say which of them the service marks urgent.
+  if (calls.length === 0 && q.symptoms.length > 0) add("list_symptom_options", { kind: q.kind });
+  if (calls.length === 0) fallbackCalls(q, add);
+  return calls;
+}
+
+function fallbackCalls(q: Question, add: (toolName: string, input: Record<string, unknown>) => void): void {
+  const medication = fallbackMedication(q.text);
+  const condition = medication ? undefined : fallbackCondition(q.text);
+  const words = keywords(q.text, 3);
+  if (medication) add("get_medication_reference", { name: medication });
+  else if (condition) add("get_condition_reference", { q: condition });
+  else if (words.length > 0) add("search_papers", { query: words.join(" ") });
+}
+
+/** A question about the caller's medications that their labels answer (not "what are my medications"). */
+function needsProfileLabels(q: Question): boolean {
+  return q.myMedications && (q.medications.length > 0 || q.topic !== "overview" || q.symptoms.length > 0);
+}
+
+export function followUpCalls(
+  q: Question,
+  done: readonly Done[],
+  available: ReadonlySet<string>,
+  cached: MedicationNames,
+): ToolCall[] {
+  const { calls, add } = collector(available, done);
+  const result = (toolName: string) => done.find((call) => call.toolName === toolName && !call.isError)?.output;
+  const profile = obj(result("get_health_profile"));
+  if (needsProfileLabels(q) && profile.consentGiven === true) {
+    const names = strings(profile.medications).map((item) => medicationOf(item, cached));
+    for (const name of names.slice(0, MAX_PROFILE_MEDICATIONS)) add("get_medication_reference", { name });
+  }
+  const logs = result("list_health_logs");
+  if (logs !== undefined && q.logs === "progress") {
+    const log = progressLog(q, logsOf(logs));
+    if (log) add("summarize_health_log", { trackerId: log.id });
+  }
+  if (logs !== undefined && q.logs === "record") {
+    const target = recordTarget(q, logsOf(logs));
+    const entry = "log" in target ? entryFor(q, target.log) : undefined;
+    if ("log" in target && entry) add("add_health_log_entry", { trackerId: target.log.id, entry });
+  }
+  return calls;
+}

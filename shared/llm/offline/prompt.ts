@@ -1,0 +1,92 @@
+import type { LanguageModelV4FilePart, LanguageModelV4Prompt } from "@ai-sdk/provider";
+import { type Attachments, imageSize, parseAttachedText } from "./attachments";
+import { obj } from "./json";
+import type { Done } from "./plan";
+
+/**
+ * What the offline model reads from the prompt: the last user message (its text, and its
+ * attachments), and the tool calls of this turn with their results. Earlier turns are not read.
+ */
+export interface Turn {
+  text: string;
+  attachments: Attachments;
+  done: Done[];
+  /** Model steps that called tools since the user's message. */
+  toolSteps: number;
+}
+
+function fileBytes(part: LanguageModelV4FilePart): Uint8Array | undefined {
+  const data = part.data;
+  if (data.type === "data") {
+    return typeof data.data === "string" ? new Uint8Array(Buffer.from(data.data, "base64")) : data.data;
+  }
+  if (data.type === "url" && data.url.protocol === "data:") {
+    const comma = data.url.href.indexOf(",");
+    return new Uint8Array(Buffer.from(decodeURIComponent(data.url.href.slice(comma + 1)), "base64"));
+  }
+  return undefined;
+}
+
+function readUser(content: LanguageModelV4Prompt[number]["content"]): Pick<Turn, "text" | "attachments"> {
+  const texts: string[] = [];
+  const attachments: Attachments = { images: [], files: [] };
+  for (const part of Array.isArray(content) ? content : []) {
+    if (part.type === "text") {
+      const file = parseAttachedText(part.text);
+      if (file) attachments.files.push(file);
+      else texts.push(part.text);
+    }
+    if (part.type === "file" && part.mediaType.startsWith("image")) {
+      const bytes = fileBytes(part);
+      const size = bytes ? imageSize(bytes) : undefined;
+      attachments.images.push({
+        filename: part.filename,
+        mediaType: part.mediaType,
+        bytes: bytes?.length ?? 0,
+        ...size,
+      });
+    }
+  }
+  return { text: texts.join("\n"), attachments };
+}
+
+export function readTurn(prompt: LanguageModelV4Prompt): Turn {
+  const lastUser = prompt.findLastIndex((message) => message.role === "user");
+  const user = lastUser >= 0 ? readUser((prompt[lastUser] as LanguageModelV4Prompt[number]).content) : undefined;
+  const calls = new Map<string, Done>();
+  let toolSteps = 0;
+  for (const message of prompt.slice(lastUser + 1)) {
+    if (message.role === "assistant") {
+      const parts = message.content.filter((part) => part.type === "tool-call");
+      if (parts.length) toolSteps++;
+      for (const part of parts) {
+        calls.set(part.toolCallId, {
+          toolName: part.toolName,
+          input: obj(part.input),
+          output: undefined,
+          isError: false,
+        });
+      }
+    }
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type !== "tool-result") continue;
+      const output = part.output;
+      const call = calls.get(part.toolCallId) ?? {
+        toolName: part.toolName,
+        input: {},
+        output: undefined,
+        isError: false,
+      };
+      call.isError = output.type === "error-text" || output.type === "error-json";
+      call.output = "value" in output ? output.value : undefined;
+      calls.set(part.toolCallId, call);
+    }
+  }
+  return {
+    text: user?.text ?? "",
+    attachments: user?.attachments ?? { images: [], files: [] },
+    done: [...calls.values()],
+    toolSteps,
+  };
+}
