@@ -17,6 +17,7 @@ import {
   screenshot,
   startSite,
 } from "../helpers/browser";
+import { makePng } from "../helpers/files";
 import { demoPapers } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
 import { TEST_PASSWORD, uniqueEmail } from "../helpers/website";
@@ -375,6 +376,22 @@ describe("the website in a browser", () => {
     const stored = await (await desktop.request.get(`${site.url}/api/health/chat/${chatId}`)).json();
     const sent = stored.messages.filter((message: { role: string }) => message.role === "user").at(-1);
     expect(sent.metadata.attachmentIds).toHaveLength(1);
+  });
+
+  test("a photo attached in the default setup is accepted, and the offline assistant says what it is", async () => {
+    await page
+      .getByLabel("Attach files")
+      .setInputFiles({ name: "rash.png", mimeType: "image/png", buffer: Buffer.from(makePng(48, 32)) });
+    await page.locator("#attachment-list li", { hasText: "ready" }).waitFor();
+    const before = await page.locator("#messages .message.assistant").count();
+    await page.getByLabel("Message", { exact: true }).fill("What is this rash on my arm?");
+    await page.getByRole("button", { name: "Send" }).click();
+    const reply = page.locator("#messages .message.assistant[aria-busy='false']").nth(before);
+    await reply.waitFor();
+    await expect(reply.locator(".error").allTextContents()).resolves.toEqual([]);
+    const text = await reply.textContent();
+    expect(text).toContain("cannot see images");
+    expect(text).toContain("48 × 32 pixels");
   });
 
   test("a stream cut off mid-reply is resumed from the last event id, and the whole reply is shown", async () => {
