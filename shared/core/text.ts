@@ -1,5 +1,6 @@
 import { FormatRegistry, Kind, type StringOptions, Type as T, type TUnsafe, TypeRegistry } from "@sinclair/typebox";
 import { DefaultErrorFunction, SetErrorFunction } from "@sinclair/typebox/errors";
+import { compiledRegExp } from "./regex";
 
 /**
  * A string whose `minLength` and `maxLength` count Unicode code points, as JSON Schema defines
@@ -38,19 +39,9 @@ function withinLength(text: string, min = 0, max = Number.POSITIVE_INFINITY): bo
   return count >= min && count <= max;
 }
 
-const patterns = new Map<string, RegExp>();
-function patternOf(source: string): RegExp {
-  let pattern = patterns.get(source);
-  if (!pattern) {
-    pattern = new RegExp(source, "u");
-    patterns.set(source, pattern);
-  }
-  return pattern;
-}
-
 function check(schema: TextOptions, value: unknown): boolean {
   if (typeof value !== "string" || !withinLength(value, schema.minLength, schema.maxLength)) return false;
-  if (schema.pattern !== undefined && !patternOf(schema.pattern).test(value)) return false;
+  if (schema.pattern !== undefined && !compiledRegExp(schema.pattern, "u").test(value)) return false;
   if (schema.format !== undefined) return FormatRegistry.Get(schema.format)?.(value) ?? false;
   return true;
 }

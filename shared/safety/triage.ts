@@ -1,4 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import { compiledRegExp } from "../core/regex";
 import type { LogKind } from "../health/schemas";
 import { listSymptomOptions } from "../health/symptoms";
 import { PREGNANCY_CONTEXT, RED_FLAGS, type RedFlag, type RedFlagCategory } from "./redFlags";
@@ -33,17 +34,6 @@ const NEGATION =
   /\b(?:no|not|without|never|denies|denied|don't have|do not have|doesn't have|haven't had|hasn't had|free of|negative for)\b(?:\W+\w+){0,4}\W*$/;
 const CLAUSE_BREAK = /[.;!?\n]|\bbut\b|\bhowever\b|\bthough\b/g;
 
-const compiled = new Map<string, RegExp>();
-function regex(source: string): RegExp {
-  let pattern = compiled.get(source);
-  if (!pattern) {
-    pattern = new RegExp(source, "g");
-    compiled.set(source, pattern);
-  }
-  pattern.lastIndex = 0;
-  return pattern;
-}
-
 export function normalize(text: string): string {
   return text
     .toLowerCase()
@@ -65,7 +55,7 @@ function negated(text: string, index: number): boolean {
 /** Whether one of the alternatives occurs somewhere without a negation before it. */
 function groupMatches(text: string, alternatives: string[]): boolean {
   for (const source of alternatives) {
-    for (const match of text.matchAll(regex(source))) if (!negated(text, match.index ?? 0)) return true;
+    for (const match of text.matchAll(compiledRegExp(source, "g"))) if (!negated(text, match.index ?? 0)) return true;
   }
   return false;
 }
