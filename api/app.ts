@@ -17,6 +17,7 @@ import { chatsRoutes } from "./routes/chats";
 import { discoveryRoutes } from "./routes/discovery";
 import { chatRoutes } from "./routes/health/chat";
 import { conditionRoutes } from "./routes/health/conditions";
+import { labRoutes } from "./routes/health/labs";
 import { healthLogReportRoutes } from "./routes/health/logReports";
 import { healthLogRoutes } from "./routes/health/logs";
 import { medicationRoutes } from "./routes/health/medication";
@@ -64,6 +65,7 @@ export function createApp(deps: Deps) {
     .use(profileRoutes(deps))
     .use(healthLogRoutes(deps))
     .use(healthLogReportRoutes(deps))
+    .use(labRoutes(deps))
     .use(conditionRoutes(deps))
     .use(medicationRoutes(deps))
     .use(chatRoutes(deps))

@@ -31,7 +31,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   System: "Liveness, readiness and Prometheus metrics.",
   Account: "The calling account: plan, limits and usage.",
   Papers: "arXiv paper metadata: title search, fielded search and lookup by id.",
-  Health: "The health profile with consent, health logs and their entries, exports and summaries, symptom options.",
+  Health:
+    "The health profile with consent, health logs and their entries, exports and summaries, lab panels and analyte history, symptom options.",
   "Health reference": "Medication labeling (RxNorm, openFDA) and conditions (MONDO).",
   "Health chat": "The health assistant: chat turns (JSON or a UI message stream), stored conversations, voice notes.",
   Chats: "Conversations: list, rename, pin, archive, delete, share.",

@@ -110,9 +110,10 @@ describe("health profile", () => {
       const key = tracker === theirs ? other.apiKey : account.apiKey;
       expect((await addEntry(app, key, tracker.id, { severity: 3 })).status).toBe(201);
     }
-    await deps.sql`insert into lab_panels (id, account_id, results) values
-      (${Bun.randomUUIDv7()}, ${account.accountId}, '[{"test":"HbA1c","value":6.1,"unit":"%"}]'),
-      (${Bun.randomUUIDv7()}, ${other.accountId}, '[]')`;
+    const panel = { collectedAt: "2026-01-01T00:00:00Z", results: [{ name: "HbA1c", value: 6.1, unit: "%" }] };
+    for (const key of [account.apiKey, other.apiKey]) {
+      expect((await call(app, "/api/v1/health/labs", { method: "POST", key, body: panel })).status).toBe(201);
+    }
 
     const response = await call(app, "/api/v1/health/profile?confirm=delete", {
       method: "DELETE",

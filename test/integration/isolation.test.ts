@@ -38,6 +38,8 @@ interface OwnedIds {
   shareToken: string;
   fileId: string;
   pendingFileId: string;
+  labPanelId: string;
+  labCursor: string;
 }
 
 beforeAll(async () => {
@@ -117,6 +119,7 @@ async function createOneOfEverything(owner: TestAccount): Promise<OwnedIds> {
   const pending = await json<Presigned>(
     await presign(app, key, { filename: "later.txt", contentType: "text/plain", size: 5 }),
   );
+  const labs = await createLabPanels(key);
   return {
     trackerId: tracker.id,
     otherTrackerId: other.id,
@@ -128,7 +131,21 @@ async function createOneOfEverything(owner: TestAccount): Promise<OwnedIds> {
     shareToken: share.token,
     fileId: file.fileId,
     pendingFileId: pending.fileId,
+    ...labs,
   };
+}
+
+/** Two lab panels of A with a glucose result and A's marker as the lab; a cursor past the first. */
+async function createLabPanels(key: string): Promise<{ labPanelId: string; labCursor: string }> {
+  const ids: string[] = [];
+  for (const collectedAt of ["2026-01-02T00:00:00Z", "2026-01-01T00:00:00Z"]) {
+    const body = { collectedAt, lab: `${MARKER} lab`, results: [{ name: "Glucose", value: 90, unit: "mg/dL" }] };
+    const created = await call(app, "/api/v1/health/labs", { method: "POST", key, body });
+    expect(created.status).toBe(201);
+    ids.push((await json<{ id: string }>(created)).id);
+  }
+  const page = await json<{ next_cursor: string }>(await call(app, "/api/v1/health/labs?limit=1", { key }));
+  return { labPanelId: ids[0] as string, labCursor: page.next_cursor };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -179,6 +196,25 @@ const REST_PROBES: RestProbe[] = [
     op: "GET /api/v1/health/trackers",
     covers: ["cursor"],
     request: (i) => ({ path: `/api/v1/health/trackers?cursor=${i.trackerCursor}` }),
+    expect: "scoped",
+  },
+  ...["GET", "DELETE"].map((method) => ({
+    op: `${method} /api/v1/health/labs/{panelId}`,
+    covers: ["panelId"],
+    request: (i: OwnedIds) => ({ path: `/api/v1/health/labs/${i.labPanelId}` }),
+    expect: "notFound" as const,
+  })),
+  {
+    op: "GET /api/v1/health/labs",
+    covers: ["cursor"],
+    request: (i) => ({ path: `/api/v1/health/labs?cursor=${i.labCursor}` }),
+    expect: "scoped",
+  },
+  // The name is an analyte's (public vocabulary); B's history of it holds none of A's results.
+  {
+    op: "GET /api/v1/health/labs/analytes/{name}",
+    covers: ["name"],
+    request: () => ({ path: "/api/v1/health/labs/analytes/glucose" }),
     expect: "scoped",
   },
   {
@@ -404,6 +440,7 @@ function expectNothingOfA(text: string, sent: string) {
     ids.messageId,
     ids.fileId,
     ids.pendingFileId,
+    ids.labPanelId,
   ];
   for (const id of owned) {
     if (!sent.includes(id)) expect(text).not.toContain(id);
@@ -475,6 +512,7 @@ describe("account B with account A's ids", () => {
       `/api/v1/health/chat/${ids.chatId}`,
       `/api/v1/uploads/${ids.fileId}`,
       `/api/v1/uploads/${ids.pendingFileId}`,
+      `/api/v1/health/labs/${ids.labPanelId}`,
     ]) {
       expect((await call(app, path, { key })).status).toBe(200);
     }

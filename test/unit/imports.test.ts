@@ -21,6 +21,7 @@ const LAYERS = [
     "shared/auth",
     "shared/papers",
     "shared/health",
+    "shared/labs",
     "shared/conversations",
     "shared/references",
     "shared/conditions",

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../../shared/context/deps";
 import { chatsRoutes } from "../chats";
 import { chatRoutes } from "../health/chat";
+import { labRoutes } from "../health/labs";
 import { healthLogReportRoutes } from "../health/logReports";
 import { healthLogRoutes } from "../health/logs";
 import { profileRoutes } from "../health/profile";
@@ -23,6 +24,7 @@ export function websiteMirrorRoutes(deps: Deps) {
     .use(profileRoutes(deps, WEBSITE))
     .use(healthLogRoutes(deps, WEBSITE))
     .use(healthLogReportRoutes(deps, WEBSITE))
+    .use(labRoutes(deps, WEBSITE))
     .use(chatRoutes(deps, WEBSITE))
     .use(modelsRoutes(deps, WEBSITE))
     .use(chatsRoutes(deps, WEBSITE))
