@@ -17,6 +17,8 @@ import { chatsRoutes } from "./routes/chats";
 import { discoveryRoutes } from "./routes/discovery";
 import { chatRoutes } from "./routes/health/chat";
 import { conditionRoutes } from "./routes/health/conditions";
+import { labExportRoutes } from "./routes/health/labExport";
+import { labImportRoutes } from "./routes/health/labImport";
 import { labRoutes } from "./routes/health/labs";
 import { healthLogReportRoutes } from "./routes/health/logReports";
 import { healthLogRoutes } from "./routes/health/logs";
@@ -66,6 +68,8 @@ export function createApp(deps: Deps) {
     .use(healthLogRoutes(deps))
     .use(healthLogReportRoutes(deps))
     .use(labRoutes(deps))
+    .use(labImportRoutes(deps))
+    .use(labExportRoutes(deps))
     .use(conditionRoutes(deps))
     .use(medicationRoutes(deps))
     .use(chatRoutes(deps))

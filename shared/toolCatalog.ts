@@ -1,11 +1,6 @@
 import { healthChatTool } from "./chat/tool";
 import { getAccountTool, getUploadTool } from "./tools/account";
-import {
-  conditionPapersTool,
-  getConditionReferenceTool,
-  getConditionTool,
-  searchConditionsTool,
-} from "./tools/conditions";
+import { getConditionReferenceTool, getConditionTool, searchConditionsTool } from "./tools/conditions";
 import {
   deleteChatTool,
   getChatTool,
@@ -20,6 +15,7 @@ import {
   listSymptomOptionsTool,
   saveHealthProfileTool,
 } from "./tools/health";
+import { getLabHistoryTool, listLabPanelsTool } from "./tools/labs";
 import { searchPapersTool } from "./tools/literature";
 import {
   addHealthLogEntryTool,
@@ -33,7 +29,6 @@ import {
 } from "./tools/logs";
 import {
   getPapersTool,
-  getPaperTool,
   listPaperCategoriesTool,
   paperFacetsTool,
   recentPapersTool,
@@ -50,7 +45,6 @@ export const TOOLS: AnyTool[] = [
   searchPapersByTitleTool,
   searchPapersTool,
   searchPapersAdvancedTool,
-  getPaperTool,
   getPapersTool,
   recentPapersTool,
   listPaperCategoriesTool,
@@ -59,7 +53,6 @@ export const TOOLS: AnyTool[] = [
   getConditionReferenceTool,
   searchConditionsTool,
   getConditionTool,
-  conditionPapersTool,
   // medications
   getMedicationReferenceTool,
   getMedicationLabelSectionsTool,
@@ -78,6 +71,9 @@ export const TOOLS: AnyTool[] = [
   summarizeHealthLogTool,
   exportHealthLogTool,
   listSymptomOptionsTool,
+  // lab results
+  listLabPanelsTool,
+  getLabHistoryTool,
   // chat
   healthChatTool,
   listChatsTool,

@@ -6,6 +6,7 @@ import type { Deps } from "../shared/context/deps";
 import { indexConditions } from "../shared/indexing/conditions";
 import { indexPaperBatch, reindexRange } from "../shared/indexing/papers";
 import type { JobName, JobPayload } from "../shared/jobs/catalog";
+import { runLabImport } from "../shared/labs/imports";
 import { openFdaLookup, rxnavLookup } from "../shared/references/lookups";
 import { transcribeAudio } from "../shared/transcription/transcribeAudio";
 import { expirePendingUploads, processUpload } from "../shared/uploads/processing";
@@ -23,6 +24,7 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "chat.turn": runChatTurn,
   "transcription.audio": transcribeAudio,
   "uploads.process": processUpload,
+  "labs.import-report": runLabImport,
   "uploads.expire-pending": (ctx) => expirePendingUploads(ctx),
 };
 

@@ -11,7 +11,7 @@ export function serverCard(env: Env) {
     name: SERVER_INFO.name,
     version: SERVER_INFO.version,
     title: "Papers & Health",
-    description: `Academic paper search (arXiv metadata), health profile and symptom logs, medication and condition references, and a health assistant (health_chat): ${TOOLS.length} tools over stateless streamable HTTP.`,
+    description: `Academic paper search (arXiv metadata), health profile, symptom logs and lab results, medication and condition references, and a health assistant (health_chat): ${TOOLS.length} tools over stateless streamable HTTP.`,
     websiteUrl: base,
     remotes: [
       {

@@ -5,7 +5,7 @@ import type { WebAssets } from "./assets";
 export interface PageDefinition {
   path: string;
   /** `data-page` on <body>; picks the client module, and names the markup file in pages/. */
-  id: "auth" | "dashboard" | "profile" | "logs" | "chat";
+  id: "auth" | "dashboard" | "profile" | "logs" | "labs" | "chat";
   title: string;
   /** Needs a signed-in session (the client checks it; the server redirects when there is no cookie at all). */
   signedIn: boolean;
@@ -16,6 +16,7 @@ export const PAGES: PageDefinition[] = [
   { path: "/dashboard", id: "dashboard", title: "Developer dashboard", signedIn: true },
   { path: "/health", id: "profile", title: "Health profile and consent", signedIn: true },
   { path: "/health/logs", id: "logs", title: "Health logs", signedIn: true },
+  { path: "/health/labs", id: "labs", title: "Lab results", signedIn: true },
   { path: "/health/chat", id: "chat", title: "Health chat", signedIn: true },
 ];
 
@@ -23,6 +24,7 @@ const NAV: { path: string; label: string }[] = [
   { path: "/dashboard", label: "Dashboard" },
   { path: "/health", label: "Profile" },
   { path: "/health/logs", label: "Logs" },
+  { path: "/health/labs", label: "Labs" },
   { path: "/health/chat", label: "Chat" },
 ];
 

@@ -67,6 +67,8 @@ const ASSET_DOC = failures(
 function pageDoc(page: PageDefinition) {
   const redirect = { 303: { description: "No session cookie: to the sign-in page, which returns here." } };
   return {
+    // Page paths mirror API paths (`/health/labs`), so their ids say they are pages.
+    operationId: `page${page.id.charAt(0).toUpperCase()}${page.id.slice(1)}`,
     tags: ["Website pages"],
     summary: `Website page: ${page.title}`,
     responses: { 200: response("The page.", HTML), ...(page.signedIn ? redirect : {}) },

@@ -78,6 +78,8 @@ const PERSONAL_TOOLS = new Set([
   "list_health_logs",
   "summarize_health_log",
   "add_health_log_entry",
+  "list_lab_panels",
+  "get_lab_history",
 ]);
 
 /**
@@ -91,7 +93,7 @@ function withoutPersonalData(message: StoredUIMessage): StoredUIMessage {
   const profileInPrompt = message.metadata?.profileInPrompt === true;
   const personal = profileInPrompt || message.parts.some((part) => PERSONAL_TOOLS.has(part.type.replace(/^tool-/, "")));
   const parts = personal
-    ? [{ type: "text", text: "[Withheld: this reply used the person's health profile or logs.]" }]
+    ? [{ type: "text", text: "[Withheld: this reply used the person's health profile, logs or lab results.]" }]
     : message.parts;
   return { id: message.id, role: message.role, parts };
 }

@@ -50,6 +50,8 @@ export const EnvSchema = T.Object({
   REFERENCE_WAIT_MS: T.Integer({ minimum: 100, maximum: 120_000, default: 20_000 }),
   /** How long a cached reference answer is served without asking the upstream again. */
   REFERENCE_CACHE_TTL_HOURS: T.Number({ minimum: 0, maximum: 24 * 365, default: 168 }),
+  /** How long a lab report import waits for its extraction job before answering 202; 0 never waits. */
+  LAB_IMPORT_WAIT_MS: T.Integer({ minimum: 0, maximum: 60_000, default: 5000 }),
   /** The longest a chat request waits for its turn to end before answering with an error. */
   CHAT_TURN_TIMEOUT_MS: T.Integer({ minimum: 1000, maximum: 3_600_000, default: 180_000 }),
   /** How often an idle chat stream gets an SSE comment, so proxies keep it open during long tool calls. */

@@ -42,6 +42,11 @@ export const ERROR_KINDS = {
   },
   PAYLOAD_TOO_LARGE: { status: 413, expose: true, summary: "The body or a part of it is too large." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, expose: true, summary: "The Content-Type is not accepted here." },
+  NO_LAB_RESULTS: {
+    status: 422,
+    expose: true,
+    summary: "No lab results could be read from the file; the message says why.",
+  },
   RATE_LIMITED: {
     status: 429,
     expose: true,

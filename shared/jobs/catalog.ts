@@ -163,6 +163,19 @@ export const JOBS = {
     payload: T.Object({ fileId: T.String({ format: "uuid" }) }, { additionalProperties: false }),
     options: { attempts: 3, backoff: { type: "exponential", delay: 1000 }, ...keepHistory },
   },
+  /**
+   * Reads lab panels from a ready PDF upload's extracted text (parser, or a model checked against
+   * the text) and stores them; idempotent: a file whose panels exist gets them back.
+   */
+  "labs.import-report": {
+    queue: "uploads",
+    // `model`: the catalog id of the model that reads the report instead of the parser, if any.
+    payload: T.Object(
+      { fileId: T.String({ format: "uuid" }), model: T.Optional(T.String({ minLength: 1, maxLength: 200 })) },
+      { additionalProperties: false },
+    ),
+    options: { attempts: 3, backoff: { type: "exponential", delay: 500 }, ...keepHistory },
+  },
   /** Deletes presigned uploads whose URL lapsed unused. */
   "uploads.expire-pending": {
     queue: "maintenance",

@@ -55,6 +55,19 @@ export async function listPanelsByAccount(
     order by p.collected_at desc, p.id desc limit ${page.limit}`;
 }
 
+/** The account's panels read from one upload, in list order. */
+export async function listPanelsBySource(sql: Db, accountId: string, fileId: string): Promise<LabPanel[]> {
+  return sql<LabPanel[]>`
+    select ${PANEL_COLUMNS(sql)} from lab_panels p
+    where p.account_id = ${accountId} and p.source_file_id = ${fileId}
+    order by p.collected_at desc, p.id desc`;
+}
+
+/** Until commit, one import per upload at a time: the check for existing panels and the insert act as one. */
+export async function lockSource(tx: Db, fileId: string): Promise<void> {
+  await tx`select pg_advisory_xact_lock(hashtextextended(${`lab-import:${fileId}`}, 0))`;
+}
+
 export async function deletePanel(sql: Db, accountId: string, id: string): Promise<boolean> {
   const result = await sql`delete from lab_panels where id = ${id} and account_id = ${accountId}`;
   return result.count === 1;

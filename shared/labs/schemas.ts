@@ -131,3 +131,15 @@ export const AnalyteHistorySchema = T.Object({
   ),
 });
 export type AnalyteHistory = Static<typeof AnalyteHistorySchema>;
+
+/** What an import answers: the panels read from the report (201 new, 200 already imported). */
+export const LabImportSchema = T.Object({
+  panels: T.Array(LabPanelSchema, { description: "One per collection date the report prints; newest first." }),
+});
+export type LabImport = Static<typeof LabImportSchema>;
+
+export const LabImportPendingSchema = T.Object({
+  status: T.Literal("processing", {
+    description: "Still being read: the panels appear in the list when done; importing again answers them.",
+  }),
+});

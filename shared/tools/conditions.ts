@@ -3,7 +3,6 @@ import { ConditionDetailSchema, ConditionLookupSchema, ConditionSearchSchema } f
 import { SEARCH_DEFAULT } from "../conditions/searchInput";
 import { getCondition, lookupCondition, PAPERS_DEFAULT, searchConditions } from "../conditions/verbs";
 import { Text } from "../core/text";
-import { PaperSchema } from "../records/paper";
 import { READ_ONLY } from "./annotations";
 import { defineTool } from "./types";
 
@@ -20,9 +19,14 @@ export const getConditionReferenceTool = defineTool({
   name: "get_condition_reference",
   title: "Condition reference (MONDO)",
   description:
-    "Resolves a condition name (typos tolerated) to its MONDO term: id, label, definition when available, synonyms, cross-references, parents, links, and related papers from our index. Not found when nothing matches closely.",
+    "Resolves a condition name (typos tolerated) to its MONDO term: id, label, definition when available, synonyms, cross-references, parents, links, and up to `papers` related papers from our index (those whose title or abstract contains the label or an exact synonym as a phrase, best first; `papers.query.names` lists the phrases searched; 0 for none). Not found when nothing matches closely.",
   input: T.Object(
-    { q: ConditionName, papers: T.Optional(T.Integer({ minimum: 0, maximum: 20, default: PAPERS_DEFAULT })) },
+    {
+      q: ConditionName,
+      papers: T.Optional(
+        T.Integer({ minimum: 0, maximum: 20, default: PAPERS_DEFAULT, description: "Related papers to return." }),
+      ),
+    },
     { additionalProperties: false },
   ),
   output: ConditionLookupSchema,
@@ -62,34 +66,4 @@ export const getConditionTool = defineTool({
   feature: "health",
   run: (ctx, input) => getCondition(ctx, input),
   render: (c) => `${c.label} (${c.id}); ${c.parents.length} parents, ${c.children.length} children.`,
-});
-
-export const conditionPapersTool = defineTool({
-  name: "condition_papers",
-  title: "Papers about a condition",
-  description:
-    "Resolves a condition name like get_condition_reference, then returns up to `limit` papers whose title or abstract contains its label or an exact synonym as a phrase, best matches first.",
-  input: T.Object(
-    { q: ConditionName, limit: T.Optional(T.Integer({ minimum: 1, maximum: 20, default: 10 })) },
-    { additionalProperties: false },
-  ),
-  output: T.Object({
-    query: T.String(),
-    condition: T.Object({ id: T.String(), label: T.String() }),
-    names: T.Array(T.String(), { description: "The phrases searched." }),
-    data: T.Array(PaperSchema),
-  }),
-  annotations: READ_ONLY,
-  feature: "health",
-  run: async (ctx, input) => {
-    const found = await lookupCondition(ctx, { q: input.q, papers: input.limit ?? 10 });
-    return {
-      query: found.query,
-      condition: { id: found.info.id, label: found.info.label },
-      names: found.papers.query.names,
-      data: found.papers.data,
-    };
-  },
-  render: (r) =>
-    `${r.condition.label} (${r.condition.id}):\n${r.data.map((p) => `${p.title} (${p.links.abs})`).join("\n") || "no papers"}`,
 });

@@ -11,14 +11,7 @@ import {
   sortOrderSchema,
 } from "../papers/schemas";
 import { FILTER_KEYS } from "../papers/search/advancedSearch";
-import {
-  getPaper,
-  getPapers,
-  paperCategories,
-  paperFacets,
-  searchPapersFielded,
-  searchPaperTitles,
-} from "../papers/verbs";
+import { getPapers, paperCategories, paperFacets, searchPapersFielded, searchPaperTitles } from "../papers/verbs";
 import { type Paper, PaperSchema } from "../records/paper";
 import { READ_ONLY } from "./annotations";
 import { defineTool } from "./types";
@@ -87,25 +80,19 @@ export const searchPapersAdvancedTool = defineTool({
   render: (page) => titles(page.data),
 });
 
-export const getPaperTool = defineTool({
-  name: "get_paper",
-  title: "One paper by arXiv id",
-  description:
-    "The full record of one paper (title, abstract, authors, categories, versions, dates, links) by arXiv id, with or without version: `0704.0001`, `hep-th/9901001v2`.",
-  input: T.Object({ id: Text({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
-  output: PaperSchema,
-  annotations: READ_ONLY,
-  run: (ctx, input) => getPaper(ctx, input),
-  render: (p) =>
-    `${p.title} — ${p.authors} (${p.submittedDate.slice(0, 10)}; ${p.categories.join(", ")}). ${p.links.abs}`,
-});
-
 export const getPapersTool = defineTool({
   name: "get_papers",
-  title: "Several papers by arXiv id",
-  description: "Up to 20 papers by arXiv id in one call, in the order asked; ids we do not hold are listed in missing.",
+  title: "Papers by arXiv id",
+  description:
+    "The full records (title, abstract, authors, categories, versions, dates, links) of 1 to 20 papers by arXiv id, with or without version (`0704.0001`, `hep-th/9901001v2`), in the order asked; ids we do not hold are listed in missing. For one paper, pass one id.",
   input: T.Object(
-    { ids: T.Array(Text({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 20, uniqueItems: true }) },
+    {
+      ids: T.Array(Text({ minLength: 1, maxLength: 64, description: "An arXiv id, with or without version." }), {
+        minItems: 1,
+        maxItems: 20,
+        uniqueItems: true,
+      }),
+    },
     { additionalProperties: false },
   ),
   output: T.Object({ data: T.Array(PaperSchema), missing: T.Array(T.String()) }),

@@ -217,6 +217,13 @@ const REST_PROBES: RestProbe[] = [
     request: () => ({ path: "/api/v1/health/labs/analytes/glucose" }),
     expect: "scoped",
   },
+  // A's file is a text upload: ownership is checked before the type, so B learns nothing of it.
+  {
+    op: "POST /api/v1/health/labs/import",
+    covers: ["file_id"],
+    request: (i) => ({ path: "/api/v1/health/labs/import", body: { file_id: i.fileId } }),
+    expect: "notFound",
+  },
   {
     op: "GET /api/v1/health/chat/{chatid}",
     covers: ["chatid"],
@@ -362,10 +369,12 @@ const MCP_PROBES: McpProbe[] = [
   })),
   { tool: "update_chat", args: (i) => ({ chat_id: i.chatId, title: "B", pinned: true }), expect: "notFound" },
   { tool: "get_upload", args: (i) => ({ fileId: i.fileId }), expect: "notFound" },
+  { tool: "list_lab_panels", args: (i) => ({ cursor: i.labCursor }), expect: "scoped" },
+  // Not an id, but A has glucose results: B's history of it must hold none of A's panels.
+  { tool: "get_lab_history", args: () => ({ name: "Glucose" }), expect: "scoped" },
 ];
 
 const MCP_NOT_OWNED: Record<string, string> = {
-  get_paper: "arXiv ids: a public catalog",
   get_papers: "arXiv ids: a public catalog",
   get_condition: "MONDO ids: public reference terms",
   search_papers_advanced: "the `id` field of a fielded filter is an arXiv id: a public catalog",

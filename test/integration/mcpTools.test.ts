@@ -31,7 +31,7 @@ beforeAll(async () => {
   upstream = startUpstreamFixtures();
   deps = await ownIndexes(withUpstream(await testDeps(), upstream), "mcptools");
   papers = await demoPapers();
-  // get_paper reads PostgreSQL, like GET /api/v1/papers/{id}; the same rows papersSearch writes.
+  // get_papers reads PostgreSQL, like GET /api/v1/papers/{id}; the same rows papersSearch writes.
   await upsertPapers(deps.sql, papers.slice(0, 50));
   workers = await startWorkers(deps, { queues: ["chat", "rxnav", "openfda"] });
   const app = createApp(deps);
@@ -115,14 +115,19 @@ describe("paper tools", () => {
       "real calendar day",
     );
 
+    // One paper is get_papers with one id (the versioned id finds the same record).
     const one = papers[0] as Paper;
-    expect(await valid("get_paper", { id: one.extractedID })).toEqual(one as unknown as Structured);
-    expect(await invalid("get_paper", { id: "9999.99999" })).toContain("No paper with id");
+    expect(await valid("get_papers", { ids: [one.extractedID] })).toEqual({
+      data: [one as unknown as Structured],
+      missing: [],
+    });
+    expect(await ok("get_papers", { ids: ["9999.99999"] })).toEqual({ data: [], missing: ["9999.99999"] });
 
-    const several = await valid("get_papers", { ids: [one.id, "9999.99999"] });
-    expect(several.data.map((p: Paper) => p.id)).toEqual([one.id]);
+    const several = await ok("get_papers", { ids: [one.id, "9999.99999", (papers[1] as Paper).id] });
+    expect(several.data.map((p: Paper) => p.id)).toEqual([one.id, (papers[1] as Paper).id]);
     expect(several.missing).toEqual(["9999.99999"]);
     expect(await invalid("get_papers", { ids: [] })).toContain("/ids");
+    expect(await fails("get_papers", { ids: [one.id, one.id] })).toContain("/ids");
   });
 
   test("recent papers, categories, facets", async () => {
@@ -160,6 +165,7 @@ describe("condition and medication tools", () => {
     const reference = await valid("get_condition_reference", { q: "asthma", papers: 2 });
     expect(reference.info.label.toLowerCase()).toContain("asthma");
     expect(await invalid("get_condition_reference", { q: "zzqx nothing like it" })).toContain("No condition matches");
+    expect(await fails("get_condition_reference", { q: "asthma", papers: 21 })).toContain("/papers");
 
     const search = await valid("search_conditions", { q: "asthma", limit: 3 });
     expect(search.data[0]).toMatchObject({ id: reference.info.id, acceptable: true });
@@ -170,10 +176,12 @@ describe("condition and medication tools", () => {
     expect(Array.isArray(term.children)).toBe(true);
     expect(await invalid("get_condition", { mondoId: "MONDO:9999999" })).toContain("No condition with id");
 
-    const related = await valid("condition_papers", { q: "asthma", limit: 3 });
-    expect(related.condition.id).toBe(reference.info.id);
-    expect(related.names.length).toBeGreaterThan(0);
-    expect(await invalid("condition_papers", { q: "asthma", limit: 0 })).toContain("/limit");
+    // Related papers are get_condition_reference's `papers`: the phrases searched, best matches first.
+    const related = await ok("get_condition_reference", { q: "asthma", papers: 3 });
+    expect(related.info.id).toBe(reference.info.id);
+    expect(related.papers.query.names.length).toBeGreaterThan(0);
+    expect(related.papers.data.length).toBeLessThanOrEqual(3);
+    expect((await ok("get_condition_reference", { q: "asthma", papers: 0 })).papers.data).toEqual([]);
   });
 
   test("medication reference, label sections, NDCs (recorded upstream responses)", async () => {
@@ -282,6 +290,82 @@ describe("health profile, logs and symptom options", () => {
   });
 });
 
+describe("lab tools", () => {
+  /** A panel of the caller's, entered over REST as a person would. */
+  async function enter(key: string, collectedAt: string, results: Record<string, unknown>[], lab?: string) {
+    const response = await fetch(new URL("/api/v1/health/labs", url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ collectedAt, results, ...(lab ? { lab } : {}) }),
+    });
+    expect(response.status).toBe(201);
+    return json<{ id: string }>(response);
+  }
+
+  test("list_lab_panels: newest first, flagged values listed, flaggedOnly, paging", async () => {
+    const older = await enter(account.apiKey, "2025-10-01T08:00:00Z", [
+      { name: "HbA1c", value: 7.1, unit: "%", referenceRange: { text: "4.0-5.6" } },
+    ]);
+    const newer = await enter(
+      account.apiKey,
+      "2026-02-01T08:00:00Z",
+      [
+        { name: "HbA1c", value: 6.3, unit: "%", referenceRange: { text: "4.0-5.6" } },
+        { name: "Glucose", value: 5.2, unit: "mmol/L", referenceRange: { low: 3.9, high: 5.5 } },
+        { name: "Hepatitis C antibody", valueText: "Reactive", flag: "abnormal" },
+      ],
+      "Meridian Diagnostics",
+    );
+    const page = await valid("list_lab_panels", { limit: 1 });
+    expect(page.panels.map((p: { id: string }) => p.id)).toEqual([newer.id]);
+    expect(page.panels[0].results).toHaveLength(3);
+    expect(page.flagged.map((f: { name: string; flag: string }) => `${f.name} ${f.flag}`)).toEqual([
+      "HbA1c high",
+      "Hepatitis C antibody abnormal",
+    ]);
+    expect(page.flagged[0]).toMatchObject({ panelId: newer.id, valueText: "6.3", unit: "%", range: "4.0-5.6" });
+    const next = await ok("list_lab_panels", { limit: 1, cursor: page.next_cursor });
+    expect(next.panels.map((p: { id: string }) => p.id)).toEqual([older.id]);
+    const flaggedOnly = await ok("list_lab_panels", { flaggedOnly: true });
+    expect(flaggedOnly.panels[0].results.map((r: { name: string }) => r.name)).toEqual([
+      "HbA1c",
+      "Hepatitis C antibody",
+    ]);
+    expect(await invalid("list_lab_panels", { limit: 21 })).toContain("/limit");
+    expect(await fails("list_lab_panels", { cursor: "not-ours" })).toContain("/cursor");
+  });
+
+  test("get_lab_history: by name, synonym or LOINC code, converted, with the trend", async () => {
+    const history = await valid("get_lab_history", { name: "hemoglobin a1c" });
+    expect(history.analyte).toEqual({ name: "HbA1c", code: "4548-4", unit: "%" });
+    expect(history.points.map((p: { value: number; flag: string }) => `${p.value} ${p.flag}`)).toEqual([
+      "7.1 high",
+      "6.3 high",
+    ]);
+    expect(history.trend).toMatchObject({ direction: "falling", change: -0.8, compared: 2, unit: "%" });
+    expect((await ok("get_lab_history", { name: "4548-4" })).points).toEqual(history.points);
+    const glucose = await ok("get_lab_history", { name: "blood sugar", unit: "mg/dL" });
+    expect(glucose.points[0]).toMatchObject({ value: 93.68, unit: "mg/dL" });
+    expect(glucose.trend).toBeNull();
+    expect(await invalid("get_lab_history", { name: "Glucose", unit: "furlongs" })).toContain("/unit");
+    expect(await fails("get_lab_history", { name: " " })).toContain("/name");
+    expect(await fails("get_lab_history", { name: "zzqx not a test" })).toContain("No lab results for zzqx");
+  });
+
+  test("consent as on REST: without it the list is empty and a history is refused", async () => {
+    const owner = await healthAccount(deps, createApp(deps), { consent: false });
+    const theirs = await connect(owner.apiKey);
+    expect(await ok("list_lab_panels", {}, theirs)).toEqual({
+      consentGiven: false,
+      panels: [],
+      next_cursor: null,
+      flagged: [],
+    });
+    expect(await fails("get_lab_history", { name: "HbA1c" }, theirs)).toMatch(/consent/i);
+    await theirs.close();
+  });
+});
+
 describe("chat, models, uploads, account", () => {
   test("health_chat end to end through the queue with the offline model, then the chat tools", async () => {
     const reply = await valid("health_chat", { message: "What is asthma?" });
@@ -367,7 +451,7 @@ describe("the catalog", () => {
   test("REST and MCP give the same paper for the same id (one verb behind both)", async () => {
     const one = papers[1] as Paper;
     const rest = await call(createApp(deps), `/api/v1/papers/${one.id}`, { key: account.apiKey });
-    expect(await ok("get_paper", { id: one.id })).toEqual(await json(rest));
+    expect((await ok("get_papers", { ids: [one.id] })).data).toEqual([await json(rest)]);
   });
 });
 

@@ -10,13 +10,15 @@ import { addEntry, createTracker, healthAccount } from "../helpers/health";
 import { call, json, type TestApp } from "../helpers/http";
 import { ownIndexes } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
+import { labelledReport } from "../helpers/labReports";
 import { makePdf, uploadFile } from "../helpers/uploads";
 import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../helpers/upstream";
 
 /**
  * The everyday question bank (test/fixtures/questions) through POST /api/v1/health/chat with the
  * offline model: real workers, the demo MONDO slice and papers, the demo reference cache and the
- * RxNav/openFDA replay. Each question must run its tools and its answer must say what it lists.
+ * RxNav/openFDA replay; the main account also has a migraine diary and three lab panels. Each
+ * question must run its tools and its answer must say what it lists.
  */
 interface Question {
   message: string;
@@ -26,7 +28,7 @@ interface Question {
   answer: string[];
   absent?: string[];
   account?: "main" | "fresh" | "twoLogs";
-  attach?: "png" | "pdf";
+  attach?: "png" | "pdf" | "report";
   issue?: "failed" | "passed";
 }
 const QUESTIONS = bank.questions as Question[];
@@ -66,6 +68,51 @@ async function withDiary(apiKey: string): Promise<void> {
   }
 }
 
+/**
+ * Three lab panels: HbA1c falling (7.2, 6.8, 6.4 %, all high), cholesterol high but falling, HDL
+ * normal, glucose in mg/dL (high, then normal), and one TSH.
+ */
+const PANELS = [
+  {
+    collectedAt: "2025-09-10T08:00:00Z",
+    results: [
+      { name: "HbA1c", value: 7.2, unit: "%", referenceRange: { text: "4.0-5.6" } },
+      { name: "Glucose", value: 130, unit: "mg/dL", referenceRange: { text: "70-99" } },
+      { name: "Total cholesterol", value: 236, unit: "mg/dL", referenceRange: { text: "<200" } },
+      { name: "LDL cholesterol", value: 158, unit: "mg/dL", referenceRange: { text: "<130" } },
+      { name: "HDL cholesterol", value: 44, unit: "mg/dL", referenceRange: { text: ">40" } },
+    ],
+  },
+  {
+    collectedAt: "2026-01-12T08:00:00Z",
+    results: [
+      { name: "Hemoglobin A1c", value: 6.8, unit: "%", referenceRange: { text: "4.0-5.6" } },
+      { name: "Cholesterol, total", value: 221, unit: "mg/dL", referenceRange: { text: "<200" } },
+      { name: "LDL-C", value: 142, unit: "mg/dL", referenceRange: { text: "<130" } },
+      { name: "HDL-C", value: 47, unit: "mg/dL", referenceRange: { text: ">40" } },
+    ],
+  },
+  {
+    collectedAt: "2026-03-14T08:30:00Z",
+    lab: "Riverside Pathology",
+    results: [
+      { name: "HbA1c", value: 6.4, unit: "%", referenceRange: { text: "4.0-5.6" } },
+      { name: "Glucose", value: 99, unit: "mg/dL", referenceRange: { text: "70-99" } },
+      { name: "Total cholesterol", value: 212, unit: "mg/dL", referenceRange: { text: "<200" } },
+      { name: "LDL cholesterol", value: 131, unit: "mg/dL", referenceRange: { text: "<130" } },
+      { name: "HDL cholesterol", value: 52, unit: "mg/dL", referenceRange: { text: ">40" } },
+      { name: "TSH", value: 2.1, unit: "mIU/L", referenceRange: { text: "0.4-4.0" } },
+    ],
+  },
+];
+
+async function withLabs(apiKey: string): Promise<void> {
+  for (const body of PANELS) {
+    const response = await call(app, "/api/v1/health/labs", { method: "POST", key: apiKey, body });
+    expect(response.status).toBe(201);
+  }
+}
+
 async function keyFor(question: Question): Promise<string> {
   if (!question.account || question.account === "main") return main;
   const apiKey = await account();
@@ -74,14 +121,14 @@ async function keyFor(question: Question): Promise<string> {
   return apiKey;
 }
 
-async function attachment(apiKey: string, kind: "png" | "pdf"): Promise<string> {
+async function attachment(apiKey: string, kind: "png" | "pdf" | "report"): Promise<string> {
   const file =
     kind === "png"
       ? { bytes: makePng(64, 64), contentType: "image/png", filename: "rash.png" }
       : {
-          bytes: await makePdf(["HbA1c 6.1 % (reference 4.0-5.6)"]),
+          bytes: kind === "pdf" ? await makePdf(["HbA1c 6.1 % (reference 4.0-5.6)"]) : (await labelledReport()).pdf,
           contentType: "application/pdf",
-          filename: "labs.pdf",
+          filename: kind === "pdf" ? "labs.pdf" : "riverside.pdf",
         };
   const upload = await uploadFile(app, apiKey, file);
   expect(upload.status).toBe("ready");
@@ -111,6 +158,7 @@ beforeAll(async () => {
   app = createApp(deps);
   main = await account();
   await withDiary(main);
+  await withLabs(main);
 }, 120_000);
 
 afterAll(async () => {

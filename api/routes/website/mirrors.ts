@@ -2,6 +2,8 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../../shared/context/deps";
 import { chatsRoutes } from "../chats";
 import { chatRoutes } from "../health/chat";
+import { labExportRoutes } from "../health/labExport";
+import { labImportRoutes } from "../health/labImport";
 import { labRoutes } from "../health/labs";
 import { healthLogReportRoutes } from "../health/logReports";
 import { healthLogRoutes } from "../health/logs";
@@ -25,6 +27,8 @@ export function websiteMirrorRoutes(deps: Deps) {
     .use(healthLogRoutes(deps, WEBSITE))
     .use(healthLogReportRoutes(deps, WEBSITE))
     .use(labRoutes(deps, WEBSITE))
+    .use(labImportRoutes(deps, WEBSITE))
+    .use(labExportRoutes(deps, WEBSITE))
     .use(chatRoutes(deps, WEBSITE))
     .use(modelsRoutes(deps, WEBSITE))
     .use(chatsRoutes(deps, WEBSITE))

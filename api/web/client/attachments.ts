@@ -28,36 +28,48 @@ interface Attachment {
 const POLL_MS = 500;
 const WAIT_LIMIT_MS = 120_000;
 
+/**
+ * Uploads one file for the health scope and waits until processing has finished; the ready file's
+ * id. Throws an Error whose message a person can read (the API's own errors as ApiError).
+ */
+export async function uploadFile(file: File, progress: (text: string) => void): Promise<string> {
+  progress("uploading…");
+  const presigned = await api<Presigned>("/api/uploads/presign", {
+    method: "POST",
+    body: {
+      scope: "health",
+      filename: file.name,
+      contentType: file.type || "application/octet-stream",
+      size: file.size,
+    },
+  });
+  // The signed URL carries its own authorization; send exactly the headers presign returned.
+  const put = await fetch(presigned.uploadUrl, { method: presigned.method, headers: presigned.headers, body: file });
+  if (!put.ok) throw new Error(`the upload was refused (${put.status})`);
+  await api("/api/uploads/complete", { method: "POST", body: { fileId: presigned.fileId } });
+  progress("processing…");
+  const deadline = Date.now() + WAIT_LIMIT_MS;
+  for (;;) {
+    const status = await api<UploadStatus>(`/api/uploads/${presigned.fileId}`);
+    if (status.status === "ready") return presigned.fileId;
+    if (status.status === "failed") throw new Error(status.failureReason ?? "the file could not be read");
+    if (Date.now() > deadline) throw new Error("processing is taking too long");
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** A failed upload's reason: our own sentences as they are, the API's through describeError. */
+export function uploadProblem(error: unknown): string {
+  return error instanceof Error && !("code" in error) ? error.message : describeError(error);
+}
+
 async function upload(file: File, report: (text: string, tone?: string) => void): Promise<string | null> {
   try {
-    report("uploading…");
-    const presigned = await api<Presigned>("/api/uploads/presign", {
-      method: "POST",
-      body: {
-        scope: "health",
-        filename: file.name,
-        contentType: file.type || "application/octet-stream",
-        size: file.size,
-      },
-    });
-    // The signed URL carries its own authorization; send exactly the headers presign returned.
-    const put = await fetch(presigned.uploadUrl, { method: presigned.method, headers: presigned.headers, body: file });
-    if (!put.ok) throw new Error(`the upload was refused (${put.status})`);
-    await api("/api/uploads/complete", { method: "POST", body: { fileId: presigned.fileId } });
-    report("processing…");
-    const deadline = Date.now() + WAIT_LIMIT_MS;
-    for (;;) {
-      const status = await api<UploadStatus>(`/api/uploads/${presigned.fileId}`);
-      if (status.status === "ready") {
-        report("ready", "success");
-        return presigned.fileId;
-      }
-      if (status.status === "failed") throw new Error(status.failureReason ?? "the file could not be read");
-      if (Date.now() > deadline) throw new Error("processing is taking too long");
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
+    const fileId = await uploadFile(file, report);
+    report("ready", "success");
+    return fileId;
   } catch (error) {
-    report(`failed: ${error instanceof Error && !("code" in error) ? error.message : describeError(error)}`, "error");
+    report(`failed: ${uploadProblem(error)}`, "error");
     return null;
   }
 }

@@ -16,7 +16,7 @@ const WIDTH = 640;
 const HEIGHT = 260;
 const PAD = { left: 44, right: 52, top: 30, bottom: 36 };
 
-function el(tag: string, attributes: Record<string, string | number>, text?: string): SVGElement {
+export function el(tag: string, attributes: Record<string, string | number>, text?: string): SVGElement {
   const node = document.createElementNS(SVG, tag);
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
   if (text !== undefined) node.textContent = text;
@@ -29,7 +29,7 @@ export function celsius(entry: ChartEntry): number | null {
 }
 
 /** Scales [min, max] onto [from, to]; a zero-width domain maps to the middle. */
-function scale(min: number, max: number, from: number, to: number) {
+export function scale(min: number, max: number, from: number, to: number) {
   return (value: number) => (max === min ? (from + to) / 2 : from + ((value - min) / (max - min)) * (to - from));
 }
 

@@ -3,6 +3,7 @@ import { initAuth } from "./auth";
 import { initChat } from "./chat";
 import { initDashboard } from "./dashboard";
 import { byId } from "./dom";
+import { initLabs } from "./labs";
 import { initLogs } from "./logs";
 import { initProfile } from "./profile";
 
@@ -11,6 +12,7 @@ const SIGNED_IN_PAGES: Record<string, (session: Session) => void | Promise<void>
   dashboard: initDashboard,
   profile: initProfile,
   logs: initLogs,
+  labs: initLabs,
   chat: initChat,
 };
 

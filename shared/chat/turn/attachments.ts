@@ -4,7 +4,9 @@ import type { Deps } from "../../context/deps";
 import { AppError } from "../../core/errors";
 import { isUuid } from "../../core/formats";
 import { unavailable } from "../../core/unavailable";
+import { parseLabReport } from "../../labs/extract";
 import { uploadKey } from "../../storage/storage";
+import { rangeText } from "../../tools/labTrend";
 import { findUploadsByIds, listPages } from "../../uploads/repository";
 
 /** Attachments on both sides of the queue: what the API checks, and what the model is sent. */
@@ -49,7 +51,8 @@ export async function checkAttachments(
 /**
  * What an attachment adds to its message: images as a file part (the downscaled copy when there
  * is one; routing already made sure the model reads images), PDFs as a file part for a model that
- * reads PDFs and as their extracted text otherwise, text files as their text.
+ * reads PDFs and as their extracted text otherwise, text files as their text. A PDF whose text the
+ * lab-report parser reads results from gets a table of them first, for any model.
  */
 export async function attachmentParts(
   deps: Deps,
@@ -62,34 +65,75 @@ export async function attachmentParts(
   const parts: Part[] = [];
   for (const row of rows) {
     if (row.status !== "ready") continue;
-    if (row.contentType.startsWith("image/")) {
-      const bytes = row.details.modelCopy
-        ? await deps.uploads.storage.read(uploadKey(row.accountId, row.fileId, "model.jpg"))
-        : await processedOriginal(deps, row);
-      if (!bytes) continue;
-      const mediaType = row.details.modelCopy ? "image/jpeg" : row.contentType;
-      parts.push({ type: "file", mediaType, filename: row.filename, url: dataUrl(mediaType, bytes) });
-      continue;
-    }
-    if (row.contentType === "application/pdf" && readsPdf) {
-      const bytes = await processedOriginal(deps, row);
-      if (bytes) {
-        parts.push({
-          type: "file",
-          mediaType: row.contentType,
-          filename: row.filename,
-          url: dataUrl(row.contentType, bytes),
-        });
-        continue;
-      }
-    }
-    const pages = await listPages(deps.sql, row.fileId);
-    // PDF pages keep their numbers, so an answer can cite the page it quotes.
-    const paged = pages.length > 1 || row.contentType === "application/pdf";
-    const body = pages.map((text, i) => (paged ? `[page ${i + 1}]\n${text}` : text)).join("\n\n");
-    parts.push({ type: "text", text: `Attached file "${row.filename}" (${row.contentType}):\n${body}` });
+    const added = row.contentType.startsWith("image/")
+      ? await imageParts(deps, row)
+      : await documentParts(deps, row, readsPdf);
+    parts.push(...added);
   }
   return parts;
+}
+
+type UploadRow = Awaited<ReturnType<typeof findUploadsByIds>>[number];
+
+async function imageParts(deps: Deps, row: UploadRow): Promise<Part[]> {
+  const bytes = row.details.modelCopy
+    ? await deps.uploads.storage.read(uploadKey(row.accountId, row.fileId, "model.jpg"))
+    : await processedOriginal(deps, row);
+  if (!bytes) return [];
+  const mediaType = row.details.modelCopy ? "image/jpeg" : row.contentType;
+  return [{ type: "file", mediaType, filename: row.filename, url: dataUrl(mediaType, bytes) }];
+}
+
+async function documentParts(deps: Deps, row: UploadRow, readsPdf: boolean): Promise<Part[]> {
+  const pdf = row.contentType === "application/pdf";
+  const pages = await listPages(deps.sql, row.fileId);
+  const parts: Part[] = [];
+  const labs = pdf ? labResultsText(row.filename, pages) : undefined;
+  if (labs) parts.push({ type: "text", text: labs });
+  const bytes = pdf && readsPdf ? await processedOriginal(deps, row) : undefined;
+  if (bytes) {
+    parts.push({
+      type: "file",
+      mediaType: row.contentType,
+      filename: row.filename,
+      url: dataUrl(row.contentType, bytes),
+    });
+    return parts;
+  }
+  // PDF pages keep their numbers, so an answer can cite the page it quotes.
+  const paged = pages.length > 1 || pdf;
+  const body = pages.map((text, i) => (paged ? `[page ${i + 1}]\n${text}` : text)).join("\n\n");
+  parts.push({ type: "text", text: `Attached file "${row.filename}" (${row.contentType}):\n${body}` });
+  return parts;
+}
+
+/** Table cells hold no bars or line breaks. */
+const cell = (text: string | number | null) =>
+  text === null
+    ? "—"
+    : String(text)
+        .replace(/[|\n]+/g, " ")
+        .trim();
+
+/**
+ * The results the deterministic lab-report parser reads from a PDF's page texts, as a compact
+ * table (test, value, unit, reference range, flag, page); undefined when it reads none. The
+ * offline model reads this format back (`parseLabTable` in shared/llm/offline/labTable.ts).
+ */
+export function labResultsText(filename: string, pages: string[]): string | undefined {
+  const report = parseLabReport(pages);
+  if (report.results.length === 0) return undefined;
+  const about = [report.lab && `lab: ${cell(report.lab)}`, report.collectedAt && `collected: ${report.collectedAt}`];
+  const rows = report.results.map((r) =>
+    [r.name, r.valueText, r.unit, rangeText(r.referenceRange), r.flag, r.page].map(cell).join(" | "),
+  );
+  return [
+    `Lab results read from the attached file "${cell(filename)}" by the service's report parser (${report.results.length}; check them against the file):`,
+    ...(about.some(Boolean) ? [about.filter(Boolean).join("; ")] : []),
+    "| test | value | unit | reference range | flag | page |",
+    "|---|---|---|---|---|---|",
+    ...rows.map((row) => `| ${row} |`),
+  ].join("\n");
 }
 
 function dataUrl(mediaType: string, bytes: Uint8Array): string {

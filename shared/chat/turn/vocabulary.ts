@@ -1,5 +1,6 @@
 import { findConditionMentions } from "../../conditions/search/mentions";
 import type { Deps } from "../../context/deps";
+import { findAnalyte } from "../../labs/analytes";
 import type { OfflineVocabulary } from "../../llm/offline/vocabulary";
 import { listCachedMedicationNames } from "../../references/namesRepository";
 
@@ -9,7 +10,8 @@ const cachedNames = new WeakMap<Deps["sql"], { at: number; names: ReturnType<typ
 
 /**
  * The service's own vocabularies, for the offline model to find what a message names: MONDO
- * conditions from the conditions index and the medication names the reference cache knows.
+ * conditions from the conditions index, the medication names the reference cache knows, and the
+ * shipped table of lab analytes (names, synonyms, LOINC codes).
  */
 export function offlineVocabulary(deps: Deps): OfflineVocabulary {
   return {
@@ -23,5 +25,10 @@ export function offlineVocabulary(deps: Deps): OfflineVocabulary {
       names.catch(() => cachedNames.delete(deps.sql));
       return names;
     },
+    analytes: (phrases) =>
+      phrases.flatMap((phrase) => {
+        const analyte = findAnalyte(phrase);
+        return analyte ? [{ phrase, name: analyte.name, code: analyte.code }] : [];
+      }),
   };
 }

@@ -9,7 +9,7 @@ export { ParsedLabReportSchema, ParsedResultSchema } from "./types";
  * pdf.js maps the micro sign to the Greek mu and joins table cells with spaces; table rules drawn
  * as text ("|") carry no meaning.
  */
-function normalizeLine(line: string): string {
+export function normalizeLine(line: string): string {
   return line
     .replace(/\u03bc/g, "\u00b5")
     .replace(/[|\u00a0\t]/g, " ")

@@ -1,3 +1,5 @@
+import type { LabTable } from "./labTable";
+
 /**
  * What the offline model can say about attachments without seeing them: an image's type, size and
  * pixel dimensions (read from the PNG, JPEG or WebP header), and an attached PDF's or text file's
@@ -20,6 +22,8 @@ export interface FileAttachment {
 export interface Attachments {
   images: ImageAttachment[];
   files: FileAttachment[];
+  /** Results the service's lab-report parser read from attached PDFs. */
+  labTables: LabTable[];
 }
 
 type Size = { width: number; height: number };

@@ -1,6 +1,8 @@
 import { describeImage, quoteFile } from "./attachments";
 import type { Question } from "./intent";
 import { obj } from "./json";
+import { historyAnswer, panelsAnswer } from "./labAnswers";
+import { quoteLabTable } from "./labTable";
 import { progressAnswer, recordAnswer } from "./logAnswers";
 import { medicationAnswer } from "./medicationAnswers";
 import type { Done } from "./plan";
@@ -11,7 +13,7 @@ import type { MedicationNames } from "./vocabulary";
 
 /**
  * The offline model's one answer: what it is, then each result quoted in a fixed order
- * (attachments, profile, logs, symptom options, medications, conditions, papers), with sources
+ * (attachments, profile, logs, lab results, symptom options, medications, conditions, papers), with sources
  * and a safety note.
  */
 export const OFFLINE_INTRO =
@@ -54,6 +56,10 @@ function toolSections(q: Question, done: readonly Done[], sources: render.Source
         return [render.condition(output, sources)];
       case "search_papers":
         return [render.papers(output, sources)];
+      case "list_lab_panels":
+        return [panelsAnswer(output)];
+      case "get_lab_history":
+        return [historyAnswer(output)];
       default:
         return [];
     }
@@ -71,9 +77,12 @@ export function composeAnswer(q: Question, turn: Turn, cached: MedicationNames):
     );
   const body = [
     ...attachments.images.map(describeImage),
+    ...attachments.labTables.map(quoteLabTable),
     ...attachments.files.map((file) => quoteFile(file)),
     ...of("get_health_profile"),
     ...logSection(q, done),
+    ...of("list_lab_panels"),
+    ...of("get_lab_history"),
     ...of("list_symptom_options"),
     ...medicationAnswer(q, done, cached, sources),
     ...of("get_condition_reference"),
@@ -81,7 +90,7 @@ export function composeAnswer(q: Question, turn: Turn, cached: MedicationNames):
   ];
   if (body.length === 0) {
     body.push(
-      `I could not match "${clip(q.text, 80)}" to a medication, a condition, a symptom, your profile or logs, or searchable keywords. Try naming a medication or a condition.`,
+      `I could not match "${clip(q.text, 80)}" to a medication, a condition, a symptom, your profile, logs or lab results, or searchable keywords. Try naming a medication or a condition.`,
     );
   }
   const unique = [...new Map(sources.map((s) => [s.url, s])).values()];

@@ -1,9 +1,10 @@
-import type { ConditionMention, SymptomKind, SymptomMention } from "./vocabulary";
+import { askedUnit, type LabIntent, labIntent } from "./labs";
+import type { AnalyteMention, ConditionMention, SymptomKind, SymptomMention } from "./vocabulary";
 
 /**
  * What a message asks, read by rules: which label section, whether it is about the caller's own
- * medications, logs or symptom choices, whether research is wanted, and what to record. Names
- * (medications, conditions, symptoms) come from the vocabularies (vocabulary.ts).
+ * medications, logs, lab results or symptom choices, whether research is wanted, and what to record.
+ * Names (medications, conditions, symptoms, lab analytes) come from the vocabularies (vocabulary.ts).
  */
 export type LabelTopic = "side-effects" | "dose" | "pregnancy" | "warnings" | "interactions" | "overview";
 export type LogIntent = "list" | "progress" | "record";
@@ -22,6 +23,12 @@ export interface Question {
   brands: Record<string, string>;
   conditions: ConditionMention[];
   symptoms: SymptomMention[];
+  /** Lab analytes named in the message (not in attachments), in message order. */
+  analytes: AnalyteMention[];
+  /** "is my HbA1c going down?": the analytes' history; "show my lab results": the panels. */
+  labs?: LabIntent;
+  /** The unit lab values are asked in ("in mmol/L"). */
+  labUnit?: string;
   /** "my profile", "my conditions": the profile itself is asked for. */
   profile: boolean;
   /** "my medications", "I take": the answer needs the profile's medications. */
@@ -86,21 +93,31 @@ export function observationOf(lower: string): Observation {
   return out;
 }
 
-export function analyze(
-  text: string,
-  found: Pick<Question, "medications" | "brands" | "conditions" | "symptoms">,
-): Question {
+type Found = Pick<Question, "medications" | "brands" | "conditions" | "symptoms"> & { analytes?: AnalyteMention[] };
+
+/** Words that keep a log or research reading of a lab question ("trend" alone is about the labs). */
+const LOG_WORDS = /\b(logs?|diary|tracker|symptoms?|severity|entries)\b/;
+const RESEARCH_WORDS = /\b(research|studies|study|papers?|evidence|literature|trials?)\b/;
+
+export function analyze(text: string, found: Found): Question {
   const lower = text.toLowerCase();
   const observation = observationOf(lower);
+  const analytes = found.analytes ?? [];
+  const labs = labIntent(lower, analytes, found.medications);
+  const labsOnly = (reading: boolean, words: RegExp) => reading && (!labs || words.test(lower));
+  const logs = logIntent(lower, observation, found.symptoms);
   return {
     text,
     ...found,
+    analytes,
+    labs,
+    labUnit: labs === "history" ? askedUnit(text) : undefined,
     profile: PROFILE.test(lower),
     myMedications: MY_MEDICATIONS.test(lower),
     topic: labelTopic(lower),
-    logs: logIntent(lower, observation, found.symptoms),
+    logs: labsOnly(logs !== undefined, LOG_WORDS) ? logs : undefined,
     symptomOptions: SYMPTOM_OPTIONS.test(lower),
-    research: RESEARCH.test(lower),
+    research: labsOnly(RESEARCH.test(lower), RESEARCH_WORDS),
     kind: PREGNANCY.test(lower) ? "pregnancy" : "acute",
     observation,
   };

@@ -1,6 +1,7 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { composeAnswer } from "./compose";
 import { analyze, type Question } from "./intent";
+import { findAnalytes } from "./labs";
 import { firstCalls, followUpCalls, type ToolCall } from "./plan";
 import { readTurn } from "./prompt";
 import { findConditions, findMedications, findSymptoms, medicationNames, type OfflineVocabulary } from "./vocabulary";
@@ -26,7 +27,7 @@ const ZERO_USAGE = {
 /** Estimated tokens: about four characters each (reported as usage; the model has no tokenizer). */
 const tokens = (text: string) => Math.ceil(text.length / 4);
 
-type Found = Pick<Question, "medications" | "brands" | "conditions" | "symptoms">;
+type Found = Pick<Question, "medications" | "brands" | "conditions" | "symptoms" | "analytes">;
 
 /** Names in the message and its attached text. A vocabulary that cannot be read counts as empty. */
 async function findNames(message: string, attached: string, vocabulary?: OfflineVocabulary) {
@@ -39,6 +40,8 @@ async function findNames(message: string, attached: string, vocabulary?: Offline
     brands: Object.fromEntries(mentions.filter((m) => m.said !== m.name).map((m) => [m.name, m.said])),
     conditions,
     symptoms: findSymptoms(message),
+    // Lab names in an attached report are read from its results table, not as a question.
+    analytes: vocabulary ? findAnalytes(message, vocabulary) : [],
   };
   return { found, cached };
 }

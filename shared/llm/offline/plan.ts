@@ -1,13 +1,14 @@
 import { fallbackCondition, fallbackMedication } from "./fallback";
 import type { Question } from "./intent";
 import { obj, strings } from "./json";
+import { historyNames } from "./labs";
 import { entryFor, logsOf, progressLog, recordTarget } from "./logs";
 import { keywords } from "./text";
 import { type MedicationNames, medicationOf } from "./vocabulary";
 
 /**
  * Which tools a question needs: everything it names in the first step (a drug and the caller's
- * profile; a condition and its research), then what those results make necessary (each profile
+ * profile; a condition and its research; lab results), then what those results make necessary (each profile
  * medication's label; the log to summarise or record in). Nothing left to call → answer.
  */
 export interface ToolCall {
@@ -24,6 +25,7 @@ export interface Done extends ToolCall {
 const MAX_MEDICATIONS = 3;
 const MAX_PROFILE_MEDICATIONS = 5;
 const MAX_CONDITIONS = 2;
+const MAX_ANALYTES = 4;
 
 const key = (call: ToolCall) => `${call.toolName} ${JSON.stringify(call.input)}`;
 
@@ -44,17 +46,32 @@ function researchQuery(q: Question): string {
   return about ?? keywords(q.text, 3).join(" ");
 }
 
+type Add = (toolName: string, input: Record<string, unknown>) => void;
+
+/** The caller's lab results a question asks about: analytes' histories, or the newest panels. */
+function labCalls(q: Question, add: Add): void {
+  if (q.labs === "panels") add("list_lab_panels", { limit: 5 });
+  if (q.labs !== "history") return;
+  for (const name of historyNames(q).slice(0, MAX_ANALYTES)) {
+    add("get_lab_history", q.labUnit ? { name, unit: q.labUnit } : { name });
+  }
+}
+
 export function firstCalls(q: Question, available: ReadonlySet<string>, attached = false): ToolCall[] {
   const { calls, add } = collector(available);
+  // A lab question's analyte ("iron", "vitamin D") is not also looked up as a medicine or condition.
+  const lab = new Set(q.labs === "history" ? q.analytes.map((a) => a.phrase) : []);
   if (q.logs) add("list_health_logs", { limit: q.logs === "list" ? 5 : 20 });
   if (q.profile || q.myMedications) add("get_health_profile", {});
   if (q.symptomOptions) add("list_symptom_options", { kind: q.kind });
+  labCalls(q, add);
   if (q.logs !== "record") {
-    for (const name of q.medications.slice(0, MAX_MEDICATIONS)) add("get_medication_reference", { name });
+    const medications = q.medications.filter((name) => !lab.has(name));
+    for (const name of medications.slice(0, MAX_MEDICATIONS)) add("get_medication_reference", { name });
   }
   if (!q.symptomOptions && !q.logs) {
-    for (const condition of q.conditions.slice(0, MAX_CONDITIONS))
-      add("get_condition_reference", { q: condition.label });
+    const conditions = q.conditions.filter((condition) => !lab.has(condition.phrase));
+    for (const condition of conditions.slice(0, MAX_CONDITIONS)) add("get_condition_reference", { q: condition.label });
   }
   if (q.research && !q.logs && researchQuery(q)) add("search_papers", { query: researchQuery(q) });
   // With an attachment, a bare "what is this?" is about the file: no guessing from its words.
@@ -65,7 +82,7 @@ export function firstCalls(q: Question, available: ReadonlySet<string>, attached
   return calls;
 }
 
-function fallbackCalls(q: Question, add: (toolName: string, input: Record<string, unknown>) => void): void {
+function fallbackCalls(q: Question, add: Add): void {
   const medication = fallbackMedication(q.text);
   const condition = medication ? undefined : fallbackCondition(q.text);
   const words = keywords(q.text, 3);

@@ -1,6 +1,7 @@
 import type { LanguageModelV4FilePart, LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { type Attachments, imageSize, parseAttachedText } from "./attachments";
 import { obj } from "./json";
+import { parseLabTable } from "./labTable";
 import type { Done } from "./plan";
 
 /**
@@ -29,11 +30,13 @@ function fileBytes(part: LanguageModelV4FilePart): Uint8Array | undefined {
 
 function readUser(content: LanguageModelV4Prompt[number]["content"]): Pick<Turn, "text" | "attachments"> {
   const texts: string[] = [];
-  const attachments: Attachments = { images: [], files: [] };
+  const attachments: Attachments = { images: [], files: [], labTables: [] };
   for (const part of Array.isArray(content) ? content : []) {
     if (part.type === "text") {
-      const file = parseAttachedText(part.text);
-      if (file) attachments.files.push(file);
+      const table = parseLabTable(part.text);
+      const file = table ? undefined : parseAttachedText(part.text);
+      if (table) attachments.labTables.push(table);
+      else if (file) attachments.files.push(file);
       else texts.push(part.text);
     }
     if (part.type === "file" && part.mediaType.startsWith("image")) {
@@ -85,7 +88,7 @@ export function readTurn(prompt: LanguageModelV4Prompt): Turn {
   }
   return {
     text: user?.text ?? "",
-    attachments: user?.attachments ?? { images: [], files: [] },
+    attachments: user?.attachments ?? { images: [], files: [], labTables: [] },
     done: [...calls.values()],
     toolSteps,
   };

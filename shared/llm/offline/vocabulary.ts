@@ -6,14 +6,23 @@ import { phrases, singular, words } from "./text";
 
 /**
  * What the offline model recognises in a message, from the service's own vocabularies: MONDO
- * conditions and cached medication names (looked up through `OfflineVocabulary`, which the chat
- * turn passes in), the shipped list of common medication names, and the symptom options.
+ * conditions, cached medication names and lab analytes (looked up through `OfflineVocabulary`, which
+ * the chat turn passes in), the shipped list of common medication names, and the symptom options.
  */
 export interface OfflineVocabulary {
   /** MONDO terms whose label or exact synonym equals one of the phrases once folded. */
   conditions(phrases: readonly string[]): Promise<{ phrase: string; id: string; label: string }[]>;
   /** Names the medication reference cache holds answers for, lowercased, with their ingredient when known. */
   cachedMedications(): Promise<{ name: string; generic: string | null }[]>;
+  /** Lab analytes whose name, synonym or LOINC code is one of the phrases (the shipped analyte table). */
+  analytes(phrases: readonly string[]): AnalyteMention[];
+}
+
+export interface AnalyteMention {
+  phrase: string;
+  /** The analyte's name in the table, e.g. "HbA1c". */
+  name: string;
+  code: string;
 }
 
 export interface ConditionMention {
@@ -98,7 +107,7 @@ const SYMPTOM_TERMS = new Map([...SYMPTOMS.values()].flatMap((entry) => entry.te
  * Keeps the longest phrases and drops shorter ones inside them ("severe headache" over "headache"),
  * in the order the text says them.
  */
-function longestFirst<T>(text: string, found: { phrase: string; value: T }[]): T[] {
+export function longestFirst<T>(text: string, found: { phrase: string; value: T }[]): T[] {
   const kept: { phrase: string; value: T }[] = [];
   for (const item of [...found].sort((a, b) => b.phrase.length - a.phrase.length)) {
     if (!kept.some((other) => ` ${other.phrase} `.includes(` ${item.phrase} `))) kept.push(item);
