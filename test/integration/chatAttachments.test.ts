@@ -1,53 +1,27 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createApp } from "../../api/app";
-import type { Deps } from "../../shared/context/deps";
-import type { Env } from "../../shared/core/env";
-import { modelCatalog } from "../../shared/llm/models";
-import { startWorkers, type Workers } from "../../workers/runner";
-import { openaiReplayEnv, type ProviderReplay, startProviderReplay } from "../fixtures/providers/replayServer";
+import type { ProviderReplay } from "../fixtures/providers/replayServer";
+import { type AttachmentWorld, startAttachmentWorld } from "../helpers/attachmentWorld";
 import { makePng } from "../helpers/files";
-import { healthAccount } from "../helpers/health";
 import { call, type TestApp } from "../helpers/http";
-import { testDeps } from "../helpers/infra";
 import { makePdf, uploadFile } from "../helpers/uploads";
-import { startUpstreamFixtures, type UpstreamFixtures, upstreamEnv } from "../helpers/upstream";
 
 /**
  * What attachments look like to a real provider (replayed wire formats): a model that reads PDFs
  * gets the PDF itself, a text-only model its extracted text, an image model the (downscaled) image.
  */
-let deps: Deps;
+let world: AttachmentWorld;
 let app: TestApp;
 let key: string;
-let workers: Workers;
-let upstream: UpstreamFixtures;
 let openai: ProviderReplay;
 let local: ProviderReplay;
 
 beforeAll(async () => {
-  upstream = startUpstreamFixtures();
-  openai = startProviderReplay("openai");
-  local = startProviderReplay("openai-compatible");
-  const base = await testDeps();
-  const env: Env = {
-    ...base.env,
-    ...upstreamEnv(upstream),
-    ...openaiReplayEnv(openai),
-    OPENAI_COMPATIBLE_BASE_URL: local.baseUrl,
-    OPENAI_COMPATIBLE_MODELS: "llama3.1:8b context=131072",
-    CHAT_DEFAULT_MODEL: "llama3.1:8b",
-  };
-  deps = { ...base, env, models: modelCatalog(env) };
-  workers = await startWorkers(deps, { queues: ["chat", "rxnav", "openfda", "uploads"] });
-  app = createApp(deps);
-  key = (await healthAccount(deps, app)).apiKey;
+  world = await startAttachmentWorld();
+  ({ app, key, openai, local } = world);
 });
 
 afterAll(async () => {
-  await workers?.close();
-  await upstream?.stop();
-  await openai?.stop();
-  await local?.stop();
+  await world?.stop();
 });
 
 const chat = (body: Record<string, unknown>) => call(app, "/api/v1/health/chat", { method: "POST", key, body });

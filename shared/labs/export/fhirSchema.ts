@@ -44,14 +44,19 @@ const ReferenceRangeSchema = T.Object({
 });
 export type FhirReferenceRange = Static<typeof ReferenceRangeSchema>;
 
-export const ObservationSchema = T.Object({
-  resourceType: T.Literal("Observation"),
+/** What an observation and its report both carry: a final lab result, its code, when, by whom. */
+const RESULT_HEADER = {
   status: T.Literal("final"),
   category: T.Array(CodeableConceptSchema),
   code: CodeableConceptSchema,
   effectiveDateTime: Instant,
   issued: Instant,
   performer: T.Optional(T.Array(ReferenceSchema)),
+};
+
+export const ObservationSchema = T.Object({
+  resourceType: T.Literal("Observation"),
+  ...RESULT_HEADER,
   valueQuantity: T.Optional(QuantitySchema),
   valueString: T.Optional(T.String()),
   interpretation: T.Optional(T.Array(CodeableConceptSchema)),
@@ -61,12 +66,7 @@ export type Observation = Static<typeof ObservationSchema>;
 
 export const DiagnosticReportSchema = T.Object({
   resourceType: T.Literal("DiagnosticReport"),
-  status: T.Literal("final"),
-  category: T.Array(CodeableConceptSchema),
-  code: CodeableConceptSchema,
-  effectiveDateTime: Instant,
-  issued: Instant,
-  performer: T.Optional(T.Array(ReferenceSchema)),
+  ...RESULT_HEADER,
   result: T.Array(ReferenceSchema, { description: "The panel's observations, by their `fullUrl`." }),
 });
 export type DiagnosticReport = Static<typeof DiagnosticReportSchema>;
