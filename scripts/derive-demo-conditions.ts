@@ -1,9 +1,9 @@
 /**
- * Derives the bundled demo slice of MONDO terms (shared/data/mondo/demo.jsonl.gz) from
- * ../shared/data/mondo/mondo-terms.jsonl.gz, so `bun run start` resolves the conditions people try
- * first without ../shared. See shared/data/mondo/PROVENANCE.md.
+ * Derives the bundled demo slice of MONDO terms (shared/data/mondo/demo.jsonl.gz) from a full
+ * extract, `mondo-terms.jsonl.gz` (its source: shared/data/mondo/PROVENANCE.md), so `bun run start`
+ * resolves the conditions people try first without the full extract.
  *
- *   bun scripts/derive-demo-conditions.ts [path-to-shared-mondo-dir]
+ *   bun scripts/derive-demo-conditions.ts DIR-WITH-mondo-terms.jsonl.gz
  *
  * Selection, from SEEDS (common conditions, by exact MONDO label; a missing label stops the script):
  *   1. every seed, its direct children, and up to NEIGHBOURS other terms whose label contains the
@@ -17,6 +17,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { foldName } from "../shared/records/conditionTerm";
+import { usage } from "./lib/usage";
 
 const SEEDS = [
   "asthma",
@@ -123,7 +124,7 @@ const NEIGHBOURS = 8;
 type Term = { id: string; label: string; parents: string[] };
 
 const ROOT = resolve(import.meta.dir, "..");
-const IN_DIR = resolve(process.argv[2] ?? join(ROOT, "../shared/data/mondo"));
+const IN_DIR = resolve(process.argv[2] ?? usage("bun scripts/derive-demo-conditions.ts DIR-WITH-mondo-terms.jsonl.gz"));
 const OUT_DIR = join(ROOT, "shared/data/mondo");
 const OUT_FILE = join(OUT_DIR, "demo.jsonl.gz");
 

@@ -1,9 +1,9 @@
 /**
- * Derives the bundled demo slice of arXiv metadata (shared/data/papers/demo.jsonl.gz) from
- * ../shared/data/arxiv/papers.jsonl.gz, so a checkout without ../shared still has real papers.
+ * Derives the bundled demo slice of arXiv metadata (shared/data/papers/demo.jsonl.gz) from a full
+ * snapshot, `papers.jsonl.gz`, so a checkout has real papers without the snapshot.
  * See shared/data/papers/PROVENANCE.md.
  *
- *   bun scripts/derive-demo-papers.ts [path-to-shared-arxiv-dir]
+ *   bun scripts/derive-demo-papers.ts DIR-WITH-papers.jsonl.gz
  *
  * Selection:
  *   1. every record with an abstract (non-null, non-blank) — the only ones with text beyond title and metadata;
@@ -19,11 +19,12 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { usage } from "./lib/usage";
 
 type Paper = { id: string; categories: string; abstract: string | null; versions: { created: string }[] };
 
 const ROOT = resolve(import.meta.dir, "..");
-const IN_DIR = resolve(process.argv[2] ?? join(ROOT, "../shared/data/arxiv"));
+const IN_DIR = resolve(process.argv[2] ?? usage("bun scripts/derive-demo-papers.ts DIR-WITH-papers.jsonl.gz"));
 const OUT_DIR = join(ROOT, "shared/data/papers");
 const OUT_FILE = join(OUT_DIR, "demo.jsonl.gz");
 

@@ -3,9 +3,9 @@
  * loads into PostgreSQL, so the medication endpoint answers for a few drugs on a machine that cannot
  * reach RxNav or openFDA. See shared/data/medications/PROVENANCE.md.
  *
- *   bun scripts/derive-demo-references.ts [path-to-shared-medications-dir]
+ *   bun scripts/derive-demo-references.ts DIR-WITH-RECORDED-RESPONSES
  *
- * Labels: the recorded openFDA responses in ../shared/data/medications/openfda, parsed by the same
+ * Labels: the recorded openFDA responses in DIR/openfda (PROVENANCE.md names them), parsed by the same
  * code as live answers. RxNorm: a minimal concept (RxCUI, name, term type, ingredient) per drug,
  * constructed from RxNorm's published identifiers — RxNav responses for these drugs were not
  * recorded — and marked as such in `source.note`. Keys are computed by the service's own functions,
@@ -18,9 +18,10 @@ import { classifyMedicationQuery, labelQueryFor } from "../shared/references/med
 import { toFdaPart } from "../shared/references/openfda";
 import { notFoundRxnorm } from "../shared/references/rxnav";
 import type { RxnormPart } from "../shared/references/schemas";
+import { usage } from "./lib/usage";
 
 const ROOT = resolve(import.meta.dir, "..");
-const IN_DIR = resolve(process.argv[2] ?? join(ROOT, "../shared/data/medications"));
+const IN_DIR = resolve(process.argv[2] ?? usage("bun scripts/derive-demo-references.ts DIR-WITH-RECORDED-RESPONSES"));
 const OUT_FILE = join(ROOT, "shared/data/medications/demo-cache.json.gz");
 
 /** Generic name → its RxNorm ingredient RxCUI, and the recorded label file for it. */

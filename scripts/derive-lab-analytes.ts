@@ -13,11 +13,11 @@
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { foldName, type LabAnalyte, type ReportedUnit } from "../shared/labs/analytes";
 import { ucumUnit, unitFactor } from "../shared/labs/units";
 
-const TABLE = join(import.meta.dir, "../shared/data/labs/analytes.json");
+const TABLE = join(resolve(import.meta.dir, ".."), "shared/data/labs/analytes.json");
 
 /**
  * Codes read by hand in two Synthea module files that are not in its sample CSV (Apache-2.0, recorded in

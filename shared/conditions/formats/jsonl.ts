@@ -1,7 +1,7 @@
 import { normalizeMondoId, type ParsedTerm, SYNONYM_SCOPES, type Synonym } from "../../records/conditionTerm";
 
 /**
- * One line of the JSON Lines extract (`../shared/data/mondo/mondo-terms.jsonl.gz`):
+ * One line of the JSON Lines extract (`mondo-terms.jsonl.gz`, see shared/data/mondo/PROVENANCE.md):
  * `{"id","label","has_definition","definition","synonyms":[{"synonym","scope"}],"xrefs","parents","obsolete"}`.
  * Throws with a reason when the line is not such a term.
  */
