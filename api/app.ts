@@ -1,4 +1,4 @@
-import { Elysia, type InternalRoute } from "elysia";
+import { Elysia } from "elysia";
 import { createAuthenticator } from "../shared/auth/apiKeys";
 import type { Deps } from "../shared/context/deps";
 import { publicUrl } from "../shared/core/env";
@@ -49,7 +49,6 @@ export function createApp(deps: Deps) {
   });
   // Filled once the app is assembled: what is decided without a matched route (405 Allow, metrics labels).
   const routes = createRouteTable();
-  let registered: readonly InternalRoute[] = [];
   const app = new Elysia({ normalize: false })
     .use(httpMetrics(routes))
     .use(errorHandler(deps.log, routes))
@@ -58,7 +57,7 @@ export function createApp(deps: Deps) {
     .use(largeBodies())
     .use(corsPolicy())
     .use(admission(deps, authenticator))
-    .use(openApiRoutes(deps, () => registered))
+    .use(openApiRoutes(deps, routes.all))
     .use(systemRoutes(deps))
     .use(metricsRoutes(deps))
     .use(accountRoutes(deps))
@@ -84,7 +83,6 @@ export function createApp(deps: Deps) {
     .use(websiteMirrorRoutes(deps))
     .use(webRoutes());
   routes.load(app.routes);
-  registered = app.routes;
   return app;
 }
 

@@ -1,5 +1,6 @@
 import { ERROR_KINDS, type ErrorKind } from "../../shared/core/errors";
 import { policyFor } from "../plugins/access";
+import { GUARDED_PATH } from "../plugins/hostGuard";
 
 /** What the document needs to know of a route to list the failures it can answer with. */
 export interface RouteFacts {
@@ -28,7 +29,7 @@ export function failuresOf(route: RouteFacts): ErrorKind[] {
   if (policy?.feature) kinds.add("PLAN_REQUIRED");
   if (policy?.auth === "session" && !SAFE_METHODS.has(route.method)) kinds.add("CSRF_FAILED");
   // DNS-rebinding protection (api/plugins/hostGuard.ts).
-  if (route.path === "/api/mcp") kinds.add("FORBIDDEN");
+  if (route.path === GUARDED_PATH) kinds.add("FORBIDDEN");
   // Every request's query, parameters and body pass the input guard (api/plugins/inputGuard.ts).
   kinds.add("VALIDATION_FAILED");
   // Elysia parses a JSON body sent to any route that does not read its own, even one that takes none.

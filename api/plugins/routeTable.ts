@@ -1,4 +1,5 @@
 import type { InternalRoute } from "elysia";
+import { escapeRegExp } from "../../shared/core/regex";
 
 type RouteLike = Pick<InternalRoute, "method" | "path">;
 
@@ -15,7 +16,7 @@ export function pathPattern(path: string): RegExp {
     .map((part) => {
       if (part === "*") return ".*";
       if (part.startsWith(":")) return part.endsWith("?") ? "[^/]*" : "[^/]+";
-      return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      return escapeRegExp(part);
     })
     .join("/");
   return new RegExp(`^${source}$`);
@@ -74,11 +75,15 @@ export function allowMatcher(routes: readonly RouteLike[]) {
 export function createRouteTable() {
   let routeOf: ReturnType<typeof routeMatcher> = () => undefined;
   let allowOf: ReturnType<typeof allowMatcher> = () => undefined;
+  let loaded: readonly InternalRoute[] = [];
   return {
-    load(routes: readonly RouteLike[]): void {
+    load(routes: readonly InternalRoute[]): void {
+      loaded = routes;
       routeOf = routeMatcher(routes);
       allowOf = allowMatcher(routes);
     },
+    /** Every route, as loaded (the OpenAPI document is built from them). */
+    all: (): readonly InternalRoute[] => loaded,
     routeOf: (method: string, path: string): string | undefined => routeOf(method, path),
     allowOf: (path: string): string | undefined => allowOf(path),
   };

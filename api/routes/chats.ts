@@ -69,7 +69,7 @@ export function chatsRoutes(deps: Deps, mount: Mount = V1) {
         response: { 201: t.Object({ token: t.String(), url: t.String() }) },
         detail: detail(
           "Create a read-only share link",
-          "The link shows the conversation without replies that used the profile or logs.",
+          "The link shows the conversation without replies that used the profile, logs or lab results.",
         ),
       },
     )

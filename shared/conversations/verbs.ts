@@ -83,7 +83,7 @@ const PERSONAL_TOOLS = new Set([
 ]);
 
 /**
- * A reply that read the person's profile or logs may quote them anywhere in its text (and in the
+ * A reply that read the person's profile, logs or lab results may quote them anywhere in its text (and in the
  * inputs of other tools it called), so such a reply is withheld whole in a shared copy: one that
  * called a personal tool, and one written with the profile in the model's instructions (every reply
  * of an account with consent; see healthInstructions). Other replies keep their parts. Metadata is

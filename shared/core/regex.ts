@@ -10,3 +10,8 @@ export function compiledRegExp(source: string, flags = ""): RegExp {
   }
   return pattern;
 }
+
+/** `text` matched literally inside a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

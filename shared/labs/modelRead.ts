@@ -3,6 +3,7 @@ import { Value } from "@sinclair/typebox/value";
 import { jsonSchema, Output, streamText } from "ai";
 import type { Env } from "../core/env";
 import type { Logger } from "../core/log";
+import { escapeRegExp } from "../core/regex";
 import { languageModelFor } from "../llm/languageModels";
 import type { ModelEntry } from "../llm/models";
 import { readCollectedAt, readLabName } from "./extract/header";
@@ -50,10 +51,6 @@ page is the 1-based page the result is printed on. Text that is not a test resul
 
 /** Generous: extraction runs on a worker while the request has long since answered 202. */
 const MODEL_TIMEOUT_MS = 60_000;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /** Whether `text` is printed on the page as a whole token ("5.2" is not in "15.2", "g/dL" not in "mg/dL"). */
 function printed(page: string, text: string): boolean {

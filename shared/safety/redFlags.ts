@@ -11,18 +11,20 @@
  * A sign fires when every one of its groups matches, each group being alternatives. Patterns run
  * on lowercased text with straight apostrophes.
  */
-export type RedFlagCategory =
-  | "meningitis"
-  | "chest_pain"
-  | "breathing"
-  | "stroke"
-  | "pregnancy"
-  | "seizure"
-  | "bleeding"
-  | "anaphylaxis"
-  | "self_harm"
-  | "unconscious"
-  | "urgent_symptom";
+export const RED_FLAG_CATEGORIES = [
+  "meningitis",
+  "chest_pain",
+  "breathing",
+  "stroke",
+  "pregnancy",
+  "seizure",
+  "bleeding",
+  "anaphylaxis",
+  "self_harm",
+  "unconscious",
+  "urgent_symptom",
+] as const;
+export type RedFlagCategory = (typeof RED_FLAG_CATEGORIES)[number];
 
 export interface RedFlag {
   id: string;

@@ -1,8 +1,8 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { compiledRegExp } from "../core/regex";
+import { compiledRegExp, escapeRegExp } from "../core/regex";
 import type { LogKind } from "../health/schemas";
 import { listSymptomOptions } from "../health/symptoms";
-import { PREGNANCY_CONTEXT, RED_FLAGS, type RedFlag, type RedFlagCategory } from "./redFlags";
+import { PREGNANCY_CONTEXT, RED_FLAG_CATEGORIES, RED_FLAGS, type RedFlag, type RedFlagCategory } from "./redFlags";
 
 /**
  * The deterministic red-flag check that runs on every chat turn before any model, and on entries
@@ -11,10 +11,7 @@ import { PREGNANCY_CONTEXT, RED_FLAGS, type RedFlag, type RedFlagCategory } from
 export const UrgentSignSchema = T.Object({
   id: T.String({ description: "The red flag's id, or the symptom option's id." }),
   label: T.String(),
-  category: T.String({
-    description:
-      "meningitis, chest_pain, breathing, stroke, pregnancy, seizure, bleeding, anaphylaxis, self_harm, unconscious or urgent_symptom.",
-  }),
+  category: T.String({ description: `One of: ${RED_FLAG_CATEGORIES.join(", ")}.` }),
 });
 export const UrgentNoticeSchema = T.Object(
   {
@@ -71,13 +68,13 @@ function urgentOptions(kinds: LogKind[]) {
     listSymptomOptions({}, { kind }).symptoms.flatMap((option) => {
       if (!option.urgent) return [];
       const label = normalize(option.label.replace(/\s*\(.*\)\s*/g, " ").trim());
-      const source = `${SYMPTOM_CUE}${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`;
+      const source = `${SYMPTOM_CUE}${escapeRegExp(label)}\\b`;
       return [{ id: option.id, label: option.label, source }];
     }),
   );
 }
 
-/** Red-flag signs in free text, each category once, in the list's order. */
+/** Red-flag signs in free text, each sign once, in the list's order. */
 export function triageText(input: string): UrgentSign[] {
   const text = normalize(input);
   const signs: UrgentSign[] = RED_FLAGS.filter((flag) => fires(text, flag)).map(({ id, label, category }) => ({

@@ -88,7 +88,7 @@ export const shareChatTool = defineTool({
   name: "share_chat",
   title: "Create a share link for a chat",
   description:
-    "A read-only public link to a conversation; replies that used the health profile or logs are left out of the shared view.",
+    "A read-only public link to a conversation; replies that used the health profile, logs or lab results are left out of the shared view.",
   input: T.Object({ chat_id: ChatId }, { additionalProperties: false }),
   output: T.Object({ token: T.String(), url: T.String() }),
   annotations: WRITE,

@@ -4,8 +4,8 @@ import addFormats from "ajv-formats";
 /**
  * Holds every response a test receives against /openapi.json: the operation exists, its status is
  * documented, its content type is documented, and a JSON body matches the schema (Ajv, JSON
- * Schema 2020-12). A mismatch throws in the test that made the request. The document is read once,
- * from the first app a test calls; every app in a run serves the same one.
+ * Schema 2020-12). A mismatch throws in the test that made the request. Each app (or server) is asked
+ * for its document once, and each distinct document is compiled once.
  */
 type Json = Record<string, unknown>;
 type Operation = { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> };
@@ -65,11 +65,22 @@ function build(doc: Json): Contract {
   return { paths, validator };
 }
 
+/** Apps in one run serve the same document (or one of few): each is compiled once. */
+const byDocument = new Map<string, Contract>();
+function compiled(text: string): Contract {
+  let contract = byDocument.get(text);
+  if (!contract) {
+    contract = build(JSON.parse(text) as Json);
+    byDocument.set(text, contract);
+  }
+  return contract;
+}
+
 function loadContract(key: unknown, fetchDocument: () => Promise<Response>): Promise<Contract | null> {
   let contract = contracts.get(key);
   if (!contract) {
     // A test's own small app serves no document: its responses are not the service's.
-    contract = fetchDocument().then(async (response) => (response.ok ? build((await response.json()) as Json) : null));
+    contract = fetchDocument().then(async (response) => (response.ok ? compiled(await response.text()) : null));
     // A server that failed to answer is asked again next time.
     contract.catch(() => contracts.delete(key));
     contracts.set(key, contract);

@@ -7,8 +7,8 @@ import { triageEntry, triageText, type UrgentNotice, urgentNotice } from "../../
 /**
  * The urgent notice of a chat turn (docs/safety.md): the service's own red-flag check on the
  * person's message, before any model runs, and on an entry the chat records. The notice travels as
- * a `data-urgent` part followed by its advice as text, ahead of the model's answer, so no model's
- * text can hide or precede it.
+ * a `data-urgent` part followed by its advice as text: a message's ahead of the model's answer, so no
+ * model's text can precede it; an entry's right after the tool result that stored the entry.
  */
 export const URGENT_PART = "data-urgent";
 const ADVICE_TEXT_ID = "urgent-advice";

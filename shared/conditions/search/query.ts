@@ -60,7 +60,7 @@ export async function searchConditionCandidates(
     showRankingScoreDetails: true,
     attributesToRetrieve: RETRIEVE,
   };
-  // Sent together, the two searches share one multi-search (search-index/searchBatches.ts).
+  // Sent at once: under load they leave in one multi-search (search-index/searchBatches.ts).
   const [rankedHits, exact] = await Promise.all(
     (key ? [ranked, exactQuery(key)] : [ranked]).map(
       async (body) => (await searchIndex<Retrieved>(meili, uid, body)).hits,
@@ -141,7 +141,7 @@ export async function searchRelatedPapers(
     showRankingScore: true,
     limit,
   }));
-  // Sent together, the searches share one multi-search (search-index/searchBatches.ts).
+  // Sent at once: under load they leave in one multi-search (search-index/searchBatches.ts).
   const lists = await Promise.all(
     queries.map(async (query) => (await searchIndex<PaperHit & { _rankingScore?: number }>(meili, uid, query)).hits),
   );

@@ -1,3 +1,4 @@
+import { flagFor } from "../results";
 import type { LabFlag } from "../schemas";
 import { type Item, isNumeric, scanItems } from "./tokens";
 import type { ParsedResult } from "./types";
@@ -65,18 +66,11 @@ const PRINTED: Record<string, LabFlag> = {
   CRIT: "abnormal",
 };
 
-function computed(value: number | null, low: number | null, high: number | null): LabFlag | null {
-  if (value === null || (low === null && high === null)) return null;
-  if (low !== null && value < low) return "low";
-  if (high !== null && value > high) return "high";
-  return "normal";
-}
-
 /** The printed flag wins; a bare "*" only marks the value as out of range, so its side is computed. */
 function flagOf(printed: string | undefined, value: number | null, low: number | null, high: number | null) {
-  if (printed === undefined) return computed(value, low, high);
+  if (printed === undefined) return flagFor(value, { low, high });
   if (printed === "*") {
-    const side = computed(value, low, high);
+    const side = flagFor(value, { low, high });
     return side === "low" || side === "high" ? side : "abnormal";
   }
   return PRINTED[printed.toUpperCase()] ?? null;

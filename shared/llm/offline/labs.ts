@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../../core/regex";
 import type { Question } from "./intent";
 import { phrases } from "./text";
 import { type AnalyteMention, longestFirst, type OfflineVocabulary } from "./vocabulary";
@@ -22,7 +23,7 @@ function writtenAsAbbreviation(text: string, phrase: string): boolean {
   if (bare.length > 3) return true;
   if (bare.length < 2) return false;
   if (PLAIN_ABBREVIATIONS.has(bare) || /\d/.test(bare)) return true;
-  const escaped = phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const escaped = escapeRegExp(phrase);
   const written = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, "giu");
   return [...text.matchAll(written)].some((match) => match[0] === match[0].toUpperCase());
 }
@@ -48,7 +49,7 @@ const MEDICINE = "(?:tablets?|pills?|supplements?|capsules?|injections?|infusion
 
 /** "my iron tablets", "a vitamin D supplement": the name is a medicine here, not a lab test. */
 function taken(lower: string, phrase: string): boolean {
-  const escaped = phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const escaped = escapeRegExp(phrase);
   return new RegExp(`\\b${escaped}\\s+${MEDICINE}\\b`).test(lower);
 }
 

@@ -93,10 +93,12 @@ function textParts(answer: ReturnType<typeof composeAnswer>, options: LanguageMo
   return parts;
 }
 
-async function respond(options: LanguageModelV4CallOptions, vocabulary?: OfflineVocabulary) {
+type NameLookup = (message: string, attached: string) => ReturnType<typeof findNames>;
+
+async function respond(options: LanguageModelV4CallOptions, lookup: NameLookup) {
   const turn = readTurn(options.prompt);
   const attached = turn.attachments.files.map((file) => file.pages.join("\n")).join("\n");
-  const { found, cached } = await findNames(turn.text, attached, vocabulary);
+  const { found, cached } = await lookup(turn.text, attached);
   const q = analyze(turn.text, found);
   const available = new Set((options.tools ?? []).flatMap((tool) => (tool.type === "function" ? [tool.name] : [])));
   const calls =
@@ -111,13 +113,24 @@ async function respond(options: LanguageModelV4CallOptions, vocabulary?: Offline
 }
 
 export function createOfflineModel(vocabulary?: OfflineVocabulary): LanguageModelV4 {
+  // A model serves one turn, whose steps read the same message: its names are looked up once.
+  const looked = new Map<string, ReturnType<typeof findNames>>();
+  const lookup: NameLookup = (message, attached) => {
+    const key = `${message}\u0000${attached}`;
+    let names = looked.get(key);
+    if (!names) {
+      names = findNames(message, attached, vocabulary);
+      looked.set(key, names);
+    }
+    return names;
+  };
   return {
     specificationVersion: "v4",
     provider: "offline",
     modelId: OFFLINE_MODEL_ID,
     supportedUrls: {},
     async doStream(options) {
-      const parts = await respond(options, vocabulary);
+      const parts = await respond(options, lookup);
       return {
         stream: new ReadableStream<LanguageModelV4StreamPart>({
           start(controller) {
@@ -128,7 +141,7 @@ export function createOfflineModel(vocabulary?: OfflineVocabulary): LanguageMode
       };
     },
     async doGenerate(options) {
-      const parts = await respond(options, vocabulary);
+      const parts = await respond(options, lookup);
       const finish = parts.find((p) => p.type === "finish");
       const text = parts.flatMap((p) => (p.type === "text-delta" ? [p.delta] : [])).join("");
       const content = [

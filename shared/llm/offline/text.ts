@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../../core/regex";
 /** Word-level helpers the offline model reads messages and label text with. */
 
 export const STOPWORDS = new Set(
@@ -45,8 +46,6 @@ export function phrases(text: string, size = 5): string[] {
   }
   return [...out];
 }
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** A case-insensitive whole-word pattern for any of the terms. */
 export function termPattern(terms: readonly string[]): RegExp | undefined {
