@@ -8,24 +8,22 @@ export async function hasConsent(sql: Db, accountId: string): Promise<boolean> {
   return (await db(findProfileByAccount(sql, accountId))) !== undefined;
 }
 
-export async function requireConsentToRead(sql: Db, accountId: string): Promise<void> {
-  if (!(await hasConsent(sql, accountId))) {
-    throw new AppError(
-      "CONSENT_REQUIRED",
-      "Reading a health log needs consent: save the profile with consentGiven: true.",
-    );
-  }
+export async function requireConsentToRead(
+  sql: Db,
+  accountId: string,
+  message = "Reading a health log needs consent: save the profile with consentGiven: true.",
+): Promise<void> {
+  if (!(await hasConsent(sql, accountId))) throw new AppError("CONSENT_REQUIRED", message);
 }
 
 /**
  * Inside a write transaction: refuses without consent and holds the consent row until commit, so
  * a concurrent profile deletion cannot leave data behind that was written after it.
  */
-export async function requireConsent(tx: Db, accountId: string): Promise<void> {
-  if (!(await lockConsent(tx, accountId))) {
-    throw new AppError(
-      "CONSENT_REQUIRED",
-      "Health logs need consent: save the profile with consentGiven: true (POST /api/v1/health/profile) first.",
-    );
-  }
+export async function requireConsent(
+  tx: Db,
+  accountId: string,
+  message = "Health logs need consent: save the profile with consentGiven: true (POST /api/v1/health/profile) first.",
+): Promise<void> {
+  if (!(await lockConsent(tx, accountId))) throw new AppError("CONSENT_REQUIRED", message);
 }

@@ -3,8 +3,7 @@ import { AppError, type ErrorDetail } from "../core/errors";
 import { isUuid } from "../core/formats";
 import { fromPostgres as db } from "../core/unavailable";
 import type { Db } from "../db/sql";
-import { hasConsent } from "../health/consent";
-import { lockConsent } from "../health/profileRepository";
+import { hasConsent, requireConsent, requireConsentToRead } from "../health/consent";
 import { deletePanel, findPanelById, insertPanel, listPanelsByAccount, type PanelKey } from "./repository";
 import { normalizeResult, resultProblems } from "./results";
 import { LAB_PAGE, type LabPanel, type LabPanelInput, type LabPanelList } from "./schemas";
@@ -20,13 +19,13 @@ const CONSENT_MESSAGE =
   "Lab results need consent: save the profile with consentGiven: true (POST /api/v1/health/profile) first.";
 
 /** Consent as the health logs use it: a saved profile. */
-export async function requireLabConsentToRead(sql: Db, accountId: string): Promise<void> {
-  if (!(await hasConsent(sql, accountId))) throw new AppError("CONSENT_REQUIRED", CONSENT_MESSAGE);
+export function requireLabConsentToRead(sql: Db, accountId: string): Promise<void> {
+  return requireConsentToRead(sql, accountId, CONSENT_MESSAGE);
 }
 
 /** Inside the write: holds the consent row until commit, so a profile deletion cannot miss the panel. */
-async function requireLabConsent(tx: Db, accountId: string): Promise<void> {
-  if (!(await lockConsent(tx, accountId))) throw new AppError("CONSENT_REQUIRED", CONSENT_MESSAGE);
+function requireLabConsent(tx: Db, accountId: string): Promise<void> {
+  return requireConsent(tx, accountId, CONSENT_MESSAGE);
 }
 
 function invalid(details: ErrorDetail[]): AppError {
