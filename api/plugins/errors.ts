@@ -1,5 +1,5 @@
 import { Elysia, type ValidationError } from "elysia";
-import { AppError, type ErrorDetail, errorBody } from "../../shared/core/errors";
+import { AppError, type ErrorDetail, errorBody, invalidRequest } from "../../shared/core/errors";
 import type { Logger } from "../../shared/core/log";
 import { stateOf } from "../requestState";
 import { authChallenge, pathOf } from "./access";
@@ -67,9 +67,7 @@ export function toAppError(error: unknown, code: string | number, request?: Requ
         const cause = new Error(`The response does not match its schema at ${first?.path || "/"}: ${first?.message}`);
         return new AppError("INTERNAL", "Internal error", { cause });
       }
-      return new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
-        details: validationDetails(error as ValidationError, request),
-      });
+      return invalidRequest(validationDetails(error as ValidationError, request));
     case "PARSE":
       return new AppError(
         "INVALID_JSON",

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { AppError, type ErrorDetail } from "../../shared/core/errors";
+import { type AppError, type ErrorDetail, invalidRequest } from "../../shared/core/errors";
 
 /** Deeper than any body of ours (a chat request is 3 levels); a JSON-RPC body is checked by MCP. */
 export const MAX_BODY_DEPTH = 32;
@@ -100,7 +100,5 @@ function isEmpty(value: object | undefined): boolean {
 }
 
 function invalid(part: ErrorDetail["in"], problem: { path: string; message: string }): AppError {
-  return new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
-    details: [{ in: part, ...problem }],
-  });
+  return invalidRequest([{ in: part, ...problem }]);
 }

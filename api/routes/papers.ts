@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../shared/context/deps";
-import { AppError } from "../../shared/core/errors";
+import { invalidRequest } from "../../shared/core/errors";
 import { Text } from "../../shared/core/text";
 import { PaginationSchema, type PaperPageJson, PaperPageSchema, pageJson } from "../../shared/papers/page";
 import {
@@ -138,8 +138,6 @@ function paperIdOf(raw: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {
-    throw new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
-      details: [{ in: "params", path: "/*", message: "Not a valid percent-encoded paper id." }],
-    });
+    throw invalidRequest([{ in: "params", path: "/*", message: "Not a valid percent-encoded paper id." }]);
   }
 }

@@ -1,4 +1,4 @@
-import { AppError } from "../core/errors";
+import { type AppError, invalidRequest } from "../core/errors";
 
 /** Condition names as callers send them: `q`, or REST's alias `name`. */
 export interface NameInput {
@@ -10,9 +10,7 @@ export interface NameInput {
 export const SEARCH_DEFAULT = 10;
 
 function invalid(path: string, message: string): AppError {
-  return new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
-    details: [{ in: "query", path, message }],
-  });
+  return invalidRequest([{ in: "query", path, message }]);
 }
 
 /** `q` or its alias `name`: one of them, or both with the same value; at least 2 characters once trimmed. */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Ctx, SystemCtx } from "../context/ctx";
 import { publicUrl } from "../core/env";
-import { AppError } from "../core/errors";
+import { AppError, invalidRequest } from "../core/errors";
 import { isUuid } from "../core/formats";
 import { fromPostgres as db, unavailable } from "../core/unavailable";
 import {
@@ -29,9 +29,7 @@ export async function listChats(
 ): Promise<{ chats: ChatSummary[]; next_cursor: string | null }> {
   const before = page.cursor ? Buffer.from(page.cursor, "base64url").toString() : null;
   if (before !== null && !isUuid(before)) {
-    throw new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
-      details: [{ in: "query", path: "/cursor", message: "Not a cursor this API returned" }],
-    });
+    throw invalidRequest([{ in: "query", path: "/cursor", message: "Not a cursor this API returned" }]);
   }
   const limit = page.limit ?? 20;
   const rows = await db(

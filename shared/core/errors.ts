@@ -134,3 +134,8 @@ export function errorBody(error: AppError, requestId: string): ErrorBody {
   }
   return body;
 }
+
+/** A request refused field by field: 400 `VALIDATION_FAILED` with a detail per problem. */
+export function invalidRequest(details: ErrorDetail[]): AppError {
+  return new AppError("VALIDATION_FAILED", "The request is invalid: see details.", { details });
+}

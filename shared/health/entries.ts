@@ -1,4 +1,4 @@
-import { AppError, type ErrorDetail } from "../core/errors";
+import { type ErrorDetail, invalidRequest } from "../core/errors";
 import type { NewEntry } from "./logRepository";
 import type { EntryInput, LogStatus } from "./schemas";
 import { uniqueTrimmed } from "./text";
@@ -33,7 +33,7 @@ export function normalizeEntry(input: EntryInput): Omit<NewEntry, "id"> {
       message: "An entry needs at least one observation: severity, symptoms, temperature, activityImpact or note",
     });
   }
-  if (details.length > 0) throw new AppError("VALIDATION_FAILED", "The request is invalid: see details.", { details });
+  if (details.length > 0) throw invalidRequest(details);
   return {
     severity: input.severity ?? null,
     symptoms,

@@ -1,5 +1,5 @@
 import type { Ctx } from "../context/ctx";
-import { AppError } from "../core/errors";
+import { AppError, invalidRequest } from "../core/errors";
 import { isUuid } from "../core/formats";
 import { fromPostgres as db } from "../core/unavailable";
 import { hasConsent, requireConsent, requireConsentToRead } from "./consent";
@@ -56,9 +56,9 @@ function encodeCursor(id: string): string {
 function decodeCursor(cursor: string): string {
   const id = Buffer.from(cursor, "base64url").toString();
   if (!isUuid(id)) {
-    throw new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
-      details: [{ in: "query", path: "/cursor", message: "Not a cursor this API returned (pass next_cursor as is)" }],
-    });
+    throw invalidRequest([
+      { in: "query", path: "/cursor", message: "Not a cursor this API returned (pass next_cursor as is)" },
+    ]);
   }
   return id;
 }

@@ -1,5 +1,5 @@
 import type { Ctx } from "../context/ctx";
-import { AppError } from "../core/errors";
+import { AppError, invalidRequest } from "../core/errors";
 import { fromPostgres as db } from "../core/unavailable";
 import { type Analyte, convertValue, findAnalyte, ucumUnit } from "./analytes";
 import { requireLabConsentToRead } from "./panels";
@@ -35,9 +35,7 @@ function targetUnit(asked: string | undefined, analyte: Analyte | undefined, row
   if (asked !== undefined) {
     if (analyte && convertValue(analyte, 1, analyte.unit, asked) === undefined) {
       const message = `${analyte.name} cannot be converted to ${asked} (its unit is ${analyte.unit})`;
-      throw new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
-        details: [{ in: "query", path: "/unit", message }],
-      });
+      throw invalidRequest([{ in: "query", path: "/unit", message }]);
     }
     return asked;
   }

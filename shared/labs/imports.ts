@@ -111,6 +111,9 @@ export async function runLabImport(
   if (!upload) return { status: "refused", reason: `No upload with id ${payload.fileId}.` };
   const refused = notImportable(upload);
   if (refused) return { status: "refused", reason: refused };
+  // A retry of a job that stored its panels answers them without reading the report again.
+  const done = await listPanelsBySource(ctx.sql, upload.accountId, upload.fileId);
+  if (done.length > 0) return { status: "imported", panelIds: done.map((panel) => panel.id) };
   const pages = await listPages(ctx.sql, upload.fileId);
   // A model this worker does not have (configurations differ) leaves the parser to read.
   const model = ctx.models.find((entry) => entry.id === payload.model && entry.provider !== "offline");

@@ -1,5 +1,5 @@
 import type { Ctx } from "../context/ctx";
-import { AppError, type ErrorDetail } from "../core/errors";
+import { AppError, invalidRequest } from "../core/errors";
 import { isUuid } from "../core/formats";
 import { fromPostgres as db } from "../core/unavailable";
 import type { Db } from "../db/sql";
@@ -28,10 +28,6 @@ function requireLabConsent(tx: Db, accountId: string): Promise<void> {
   return requireConsent(tx, accountId, CONSENT_MESSAGE);
 }
 
-function invalid(details: ErrorDetail[]): AppError {
-  return new AppError("VALIDATION_FAILED", "The request is invalid: see details.", { details });
-}
-
 /** A day of slack: a collection time "in the future" is usually a time zone written wrong. */
 const FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
 
@@ -41,7 +37,7 @@ function checkPanel(input: LabPanelInput): Date {
   if (collectedAt.getTime() > Date.now() + FUTURE_SLACK_MS) {
     problems.unshift({ in: "body", path: "/collectedAt", message: "Must not be in the future" });
   }
-  if (problems.length > 0) throw invalid(problems);
+  if (problems.length > 0) throw invalidRequest(problems);
   return collectedAt;
 }
 
@@ -83,9 +79,9 @@ function decodeCursor(cursor: string): PanelKey {
   } catch {
     // Not JSON: refused below like any other cursor this API did not issue.
   }
-  throw new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
-    details: [{ in: "query", path: "/cursor", message: "Not a cursor this API returned (pass next_cursor as is)" }],
-  });
+  throw invalidRequest([
+    { in: "query", path: "/cursor", message: "Not a cursor this API returned (pass next_cursor as is)" },
+  ]);
 }
 
 /**

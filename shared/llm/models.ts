@@ -1,6 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import type { Env } from "../core/env";
-import { AppError } from "../core/errors";
+import { AppError, invalidRequest } from "../core/errors";
 import type { PlanId } from "../core/plans";
 import { OFFLINE_MODEL_ID } from "./offline/model";
 import { configError, defaultModels } from "./providers/defaults";
@@ -155,9 +155,9 @@ export function routeModel(
 function explicit(catalog: readonly ModelEntry[], plan: PlanId, requested: string): ModelEntry {
   const model = catalog.find((entry) => entry.id === requested);
   if (!model) {
-    throw new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
-      details: [{ in: "body", path: "/model", message: `Unknown model; GET /api/v1/models?surface=health lists them` }],
-    });
+    throw invalidRequest([
+      { in: "body", path: "/model", message: `Unknown model; GET /api/v1/models?surface=health lists them` },
+    ]);
   }
   if (!model.plans.includes(plan)) {
     throw new AppError(

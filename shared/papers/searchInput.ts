@@ -1,5 +1,5 @@
 import type { Ctx } from "../context/ctx";
-import { AppError } from "../core/errors";
+import { AppError, invalidRequest } from "../core/errors";
 import { DEFAULT_LIMIT, type FieldedQuery, type SortBy, type SortOrder } from "./schemas";
 import { type AdvancedQuery, type DateRanges, FILTER_KEYS, type Filters } from "./search/advancedSearch";
 
@@ -79,9 +79,7 @@ function trimmedFilters(given: Filters, path: string): Record<string, string> {
 function alias(first: number | undefined, second: number | undefined, names: [string, string]): number | undefined {
   if (first !== undefined && second !== undefined && first !== second) {
     const message = `${names[0]} and ${names[1]} are the same field; send one, or the same value`;
-    throw new AppError("VALIDATION_FAILED", "The request is invalid: see details.", {
-      details: [{ in: "body", path: `/${names[1]}`, message }],
-    });
+    throw invalidRequest([{ in: "body", path: `/${names[1]}`, message }]);
   }
   return first ?? second;
 }
