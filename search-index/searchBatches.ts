@@ -158,7 +158,7 @@ async function post(
 }
 
 /** A search Meilisearch answered with an error; `code` is its error code (`invalid_search_…`). */
-export class SearchRefused extends Error {
+class SearchRefused extends Error {
   constructor(
     readonly status: number,
     readonly code: string | undefined,

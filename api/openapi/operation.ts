@@ -28,7 +28,7 @@ export function openApiPath(path: string, detail: DocumentDecoration | undefined
 }
 
 /** `GET /api/v1/health/trackers/{trackerId}` → `getHealthTrackersByTrackerId`; website paths start `web`. */
-export function operationIdOf(method: string, path: string): string {
+function operationIdOf(method: string, path: string): string {
   const words = path
     .replace(/^\/api\/v1(?=\/|$)/, "")
     .replace(/^\/api(?=\/|$)/, "/web")
@@ -123,7 +123,7 @@ const ERROR_HEADERS: Partial<Record<number, Json>> = {
 };
 
 /** One error response: the shared body, with `code` narrowed to the kinds this status carries here. */
-export function errorResponse(status: number, kinds: readonly ErrorKind[]): Json {
+function errorResponse(status: number, kinds: readonly ErrorKind[]): Json {
   return {
     description: kinds.map((kind) => `\`${kind}\`: ${ERROR_KINDS[kind].summary}`).join(" "),
     headers: { "X-Request-Id": X_REQUEST_ID, ...ERROR_HEADERS[status] },
@@ -141,7 +141,7 @@ export function errorResponse(status: number, kinds: readonly ErrorKind[]): Json
 }
 
 /** Who may call, from the access policy: an API key in either header, the website session, or anyone. */
-export function securityOf(method: string, path: string): Json[] {
+function securityOf(method: string, path: string): Json[] {
   const policy = policyFor(method, path);
   if (!policy || policy.anonymous) return [];
   return policy.auth === "session" ? [{ session: [] }] : [{ bearer: [] }, { apiKey: [] }];

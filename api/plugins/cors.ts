@@ -31,7 +31,7 @@ const REST_ALLOWED_HEADERS = "Content-Type, Authorization, x-api-key, Last-Event
  * Response headers a page may read beyond the safelisted ones: the request id, the chat id of a new
  * chat's stream, the hourly limit and when to retry, the 401 challenge, an export's file name.
  */
-export const EXPOSED_HEADERS = [
+const EXPOSED_HEADERS = [
   "X-Request-Id",
   "X-Chat-Id",
   "RateLimit-Limit",

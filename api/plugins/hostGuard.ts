@@ -8,7 +8,7 @@ export const GUARDED_PATH = "/api/mcp";
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 
 /** The host name of a `Host` value, lower-cased, without its port (`[::1]:3000` → `[::1]`). */
-export function hostnameOf(host: string): string {
+function hostnameOf(host: string): string {
   const end = host.startsWith("[") ? host.indexOf("]") + 1 : host.indexOf(":");
   return (end > 0 ? host.slice(0, end) : host).toLowerCase();
 }

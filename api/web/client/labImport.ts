@@ -1,8 +1,8 @@
-import { ApiError, describeError, type Session, send } from "./api";
+import { ApiError, type Session, send } from "./api";
 import { uploadFile, uploadProblem } from "./attachments";
 import { busy, byId, say } from "./dom";
 import { counted, isFlagged, type LabPanel } from "./labData";
-import { showPlanNotice } from "./profile";
+import { showApiError, showPlanNotice } from "./profile";
 
 /**
  * Importing a lab report on the Labs page: the PDF is uploaded like a chat attachment (presign →
@@ -13,15 +13,6 @@ import { showPlanNotice } from "./profile";
 
 const FOLLOW_PAUSE_MS = 2_000;
 const FOLLOW_LIMIT_MS = 180_000;
-
-/** An API failure in words, with the plan and consent notices when they are the reason. */
-export function showLabError(session: Session, error: unknown, status: HTMLElement, prefix = ""): void {
-  if (showPlanNotice(error, session)) return;
-  if (error instanceof ApiError && error.code === "CONSENT_REQUIRED") {
-    for (const notice of document.querySelectorAll<HTMLElement>(".consent-required")) notice.hidden = false;
-  }
-  say(status, `${prefix}${describeError(error)}`, "error");
-}
 
 function doneText(created: LabPanel[], name: string, before: boolean): string {
   const results = created.reduce((sum, panel) => sum + panel.results.length, 0);
@@ -58,7 +49,7 @@ function refused(job: Import, error: unknown): void {
     error instanceof ApiError && error.code === "NO_LAB_RESULTS"
       ? `${job.name}: `
       : `${job.name} could not be imported: `;
-  showLabError(job.session, error, job.status, prefix);
+  showApiError(job.session, error, job.status, prefix);
 }
 
 /** After a 202: asks again until the report is read or refused, or the page has waited long enough. */

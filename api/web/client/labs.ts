@@ -12,7 +12,8 @@ import {
   matchPoints,
   rangeText,
 } from "./labData";
-import { initImport, showLabError } from "./labImport";
+import { initImport } from "./labImport";
+import { showApiError, showConsentNotice } from "./profile";
 
 /**
  * The Labs page: import a report (upload the PDF like a chat attachment, then ask the API to read
@@ -37,7 +38,7 @@ let chartRequest = 0;
 const select = () => byId<HTMLSelectElement>("analyte-select");
 
 function handle(error: unknown, status: HTMLElement): void {
-  showLabError(session, error, status);
+  showApiError(session, error, status);
 }
 
 const panelTitle = (panel: LabPanel) => `${collectedDate(panel.collectedAt)} · ${panel.lab ?? "Laboratory not named"}`;
@@ -115,8 +116,7 @@ async function loadPanels(): Promise<void> {
     cursor = list.next_cursor;
     if (!cursor) break;
   }
-  if (!consentGiven)
-    for (const notice of document.querySelectorAll<HTMLElement>(".consent-required")) notice.hidden = false;
+  if (!consentGiven) showConsentNotice();
   panels = loaded;
   byId("panels").replaceChildren(...panels.map(panelView));
   byId("panels-empty").hidden = panels.length > 0;

@@ -1,7 +1,7 @@
-import { ApiError, api, describeError, type Session } from "./api";
+import { api, type Session } from "./api";
 import { drawChart } from "./chart";
 import { busy, byId, formatTime, h, say } from "./dom";
-import { showPlanNotice } from "./profile";
+import { showApiError, showConsentNotice } from "./profile";
 import { SymptomPicker } from "./symptoms";
 
 interface Entry {
@@ -27,13 +27,7 @@ interface Tracker {
 let session: Session;
 let picker: SymptomPicker;
 
-function handle(error: unknown, status: HTMLElement): void {
-  if (showPlanNotice(error, session)) return;
-  if (error instanceof ApiError && error.code === "CONSENT_REQUIRED") {
-    for (const notice of document.querySelectorAll<HTMLElement>(".consent-required")) notice.hidden = false;
-  }
-  say(status, describeError(error), "error");
-}
+const handle = (error: unknown, status: HTMLElement) => showApiError(session, error, status);
 
 const select = () => byId<HTMLSelectElement>("log-select");
 
@@ -41,8 +35,7 @@ async function loadLogs(selectId?: string): Promise<void> {
   const { trackers, consentGiven } = await api<{ trackers: Tracker[]; consentGiven: boolean }>(
     "/api/health/trackers?limit=100",
   );
-  if (!consentGiven)
-    for (const notice of document.querySelectorAll<HTMLElement>(".consent-required")) notice.hidden = false;
+  if (!consentGiven) showConsentNotice();
   const options = trackers.map((tracker) =>
     h("option", { value: tracker.id }, `${tracker.title} (${tracker.status}, ${tracker.entryCount} entries)`),
   );

@@ -20,6 +20,18 @@ export function showPlanNotice(error: unknown, session: Session): boolean {
   return true;
 }
 
+/** Shows the page's "save the profile with consent first" notices. */
+export function showConsentNotice(): void {
+  for (const notice of document.querySelectorAll<HTMLElement>(".consent-required")) notice.hidden = false;
+}
+
+/** An API failure in words, with the plan and consent notices when they are the reason. */
+export function showApiError(session: Session, error: unknown, status: HTMLElement, prefix = ""): void {
+  if (showPlanNotice(error, session)) return;
+  if (error instanceof ApiError && error.code === "CONSENT_REQUIRED") showConsentNotice();
+  say(status, `${prefix}${describeError(error)}`, "error");
+}
+
 const lines = (text: string) =>
   text
     .split("\n")

@@ -11,7 +11,7 @@ export interface SymptomOption {
 /** The entry form's limits (shared/health/schemas.ts ENTRY_LIMITS). */
 export const SYMPTOM_LIMITS = { count: 16, length: 60 } as const;
 
-export const URGENT_ADVICE =
+const URGENT_ADVICE =
   "This can be a sign of a medical emergency. If it is severe or sudden, call your local emergency number or go to urgent care now.";
 
 const cache = new Map<string, Promise<SymptomOption[]>>();
@@ -38,7 +38,7 @@ const normal = (text: string) =>
     .trim();
 
 /** A visible text marker for urgent options: colour is never the only sign. */
-export function urgentTag(): HTMLElement {
+function urgentTag(): HTMLElement {
   return h("span", { class: "urgent-tag" }, h("span", { "aria-hidden": "true" }, "⚠ "), "urgent");
 }
 

@@ -10,9 +10,9 @@ import { triageEntry, triageText, type UrgentNotice, urgentNotice } from "../../
  * a `data-urgent` part followed by its advice as text: a message's ahead of the model's answer, so no
  * model's text can precede it; an entry's right after the tool result that stored the entry.
  */
-export const URGENT_PART = "data-urgent";
+const URGENT_PART = "data-urgent";
 const ADVICE_TEXT_ID = "urgent-advice";
-export const ENTRY_TOOL = "add_health_log_entry";
+const ENTRY_TOOL = "add_health_log_entry";
 
 /** The notice for the turn's own user message, or null. */
 export function messageNotice(history: StoredUIMessage[], turnId: string): UrgentNotice | null {
@@ -24,7 +24,7 @@ export function messageNotice(history: StoredUIMessage[], turnId: string): Urgen
 }
 
 /** The notice for an entry the chat just stored, judged by its log's kind; null when none, or unreadable. */
-export async function entryNotice(
+async function entryNotice(
   ctx: Pick<Ctx, "sql" | "accountId">,
   input: unknown,
   output: unknown,
@@ -40,7 +40,7 @@ export async function entryNotice(
 }
 
 /** The chunks that put a notice in the stream: the data part, then its advice as a text part. */
-export function noticeChunks(notice: UrgentNotice): UIMessageChunk[] {
+function noticeChunks(notice: UrgentNotice): UIMessageChunk[] {
   const id = `${ADVICE_TEXT_ID}-${notice.source}`;
   return [
     { type: URGENT_PART, id: `urgent-${notice.source}`, data: notice },
@@ -51,7 +51,7 @@ export function noticeChunks(notice: UrgentNotice): UIMessageChunk[] {
 }
 
 /** The same as stored message parts. */
-export function noticeParts(notice: UrgentNotice): StoredUIMessage["parts"] {
+function noticeParts(notice: UrgentNotice): StoredUIMessage["parts"] {
   return [
     { type: URGENT_PART, id: `urgent-${notice.source}`, data: notice },
     { type: "text", text: notice.advice, state: "done" },
