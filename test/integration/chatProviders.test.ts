@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import type { Deps } from "../../shared/context/deps";
+import { closeDeps, createDeps, type Deps } from "../../shared/context/deps";
 import type { ChatReply } from "../../shared/conversations/schemas";
 import type { Env } from "../../shared/core/env";
-import { modelCatalog } from "../../shared/llm/models";
 import { startWorkers, type Workers } from "../../workers/runner";
 import {
   openaiReplayEnv,
@@ -14,7 +13,7 @@ import {
 import { sendWithTransport } from "../helpers/chat";
 import { healthAccount } from "../helpers/health";
 import { call, errorOf, json, type TestApp } from "../helpers/http";
-import { testDeps } from "../helpers/infra";
+import { testDeps, testLog } from "../helpers/infra";
 import { startUpstreamFixtures, type UpstreamFixtures, upstreamEnv } from "../helpers/upstream";
 
 /**
@@ -47,8 +46,10 @@ beforeAll(async () => {
     OPENAI_COMPATIBLE_API_KEY: "local-test-key",
     OPENAI_COMPATIBLE_MODELS: "llama3.1:8b context=131072",
     CHAT_DEFAULT_MODEL: "gpt-4.1-mini, pro=claude-sonnet-4-5",
+    // Queues of its own: a lookup job another file left behind cannot stand in for this file's.
+    REDIS_PREFIX: `${base.env.REDIS_PREFIX}cp`,
   };
-  deps = { ...base, env, models: modelCatalog(env) };
+  deps = createDeps(env, { log: testLog });
   workers = await startWorkers(deps, { queues: ["chat", "rxnav", "openfda"] });
   app = createApp(deps);
   keys.go = (await healthAccount(deps, app)).apiKey;
@@ -59,6 +60,7 @@ afterAll(async () => {
   await workers?.close();
   await upstream?.stop();
   for (const replay of Object.values(replays)) await replay?.stop();
+  if (deps) await closeDeps(deps);
 });
 
 type Body = Record<string, unknown>;
