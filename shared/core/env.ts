@@ -54,6 +54,11 @@ export const EnvSchema = T.Object({
   LAB_IMPORT_WAIT_MS: T.Integer({ minimum: 0, maximum: 60_000, default: 5000 }),
   /** The longest a chat request waits for its turn to end before answering with an error. */
   CHAT_TURN_TIMEOUT_MS: T.Integer({ minimum: 1000, maximum: 3_600_000, default: 180_000 }),
+  /**
+   * After SIGTERM the API keeps serving this long, answering `Connection: close`, before it stops: a
+   * request already on its way over a kept-alive connection is answered instead of reset.
+   */
+  SHUTDOWN_DRAIN_MS: T.Integer({ minimum: 0, maximum: 30_000, default: 500 }),
   /** How often an idle chat stream gets an SSE comment, so proxies keep it open during long tool calls. */
   CHAT_KEEPALIVE_MS: T.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
   /** Largest upload (lab reports, photos); a larger declared size is 413 at presign. */
