@@ -4,6 +4,8 @@ import type { Deps } from "../shared/context/deps";
 import { publicUrl } from "../shared/core/env";
 import { registerFormats } from "../shared/core/formats";
 import { mcpRoutes } from "./mcp/route";
+import { lazyOAuthServer } from "./oauth/provider";
+import { oauthRoutes } from "./oauth/routes";
 import { admission } from "./plugins/admission";
 import { corsPolicy } from "./plugins/cors";
 import { errorHandler } from "./plugins/errors";
@@ -49,6 +51,8 @@ export function createApp(deps: Deps) {
   });
   // Filled once the app is assembled: what is decided without a matched route (405 Allow, metrics labels).
   const routes = createRouteTable();
+  // The OAuth authorization server starts on first use (an app that never sees OAuth never starts it).
+  const oauth = lazyOAuthServer(deps);
   const app = new Elysia({ normalize: false })
     .use(httpMetrics(routes))
     .use(errorHandler(deps.log, routes))
@@ -56,7 +60,7 @@ export function createApp(deps: Deps) {
     .use(inputGuard())
     .use(largeBodies())
     .use(corsPolicy())
-    .use(admission(deps, authenticator))
+    .use(admission(deps, authenticator, oauth))
     .use(openApiRoutes(deps, routes.all))
     .use(systemRoutes(deps))
     .use(metricsRoutes(deps))
@@ -78,6 +82,7 @@ export function createApp(deps: Deps) {
     .use(uploadRoutes(deps))
     .use(discoveryRoutes(deps))
     .use(mcpRoutes(deps))
+    .use(oauthRoutes(deps, oauth))
     .use(websiteAuthRoutes(deps))
     .use(websiteDashboardRoutes(deps))
     .use(websiteMirrorRoutes(deps))

@@ -1,6 +1,8 @@
 import { Elysia } from "elysia";
 import type { Authenticator } from "../../shared/auth/apiKeys";
 import type { Deps } from "../../shared/context/deps";
+import { mcpAdmission } from "../oauth/bearer";
+import type { LazyOAuthServer } from "../oauth/provider";
 import { keyAdmission, pathOf, policyFor } from "./access";
 import { limitBody } from "./bodyLimit";
 import { GUARDED_PATH, hostGuard } from "./hostGuard";
@@ -9,11 +11,12 @@ import { sessionAdmission } from "./session";
 /**
  * Everything decided about a request before routing, body parsing and validation, in order: on
  * /api/mcp its Host and Origin (403, hostGuard.ts), its body limit (413), then its caller, by API
- * key or by website session per its access policy (401, 403, 429). One hook rather than one plugin each: Elysia awaits every async `onRequest` hook,
+ * key (on /api/mcp also an OAuth access token) or by website session per its access policy (401, 403, 429). One hook rather than one plugin each: Elysia awaits every async `onRequest` hook,
  * and each await costs every request, while here a step is awaited only when it returned a promise.
  */
-export function admission(deps: Deps, authenticator: Authenticator) {
+export function admission(deps: Deps, authenticator: Authenticator, oauth: LazyOAuthServer) {
   const byKey = keyAdmission(authenticator, deps.plans);
+  const byKeyOrToken = mcpAdmission(deps, oauth, byKey);
   const bySession = sessionAdmission(deps);
   const guardHost = hostGuard(deps.env);
   return (
@@ -29,7 +32,9 @@ export function admission(deps: Deps, authenticator: Authenticator) {
         const request = context.request;
         const policy = policyFor(request.method, path);
         if (policy?.auth === "session") await bySession(request, context.set.headers, policy);
-        else if (policy && !policy.anonymous) await byKey(request, context.set.headers, policy);
+        else if (policy && !policy.anonymous) {
+          await (path === GUARDED_PATH ? byKeyOrToken : byKey)(request, context.set.headers, policy);
+        }
       })
   );
 }

@@ -12,6 +12,8 @@ export interface Principal {
   accountId: string;
   keyId: string;
   plan: PlanId;
+  /** An OAuth token's granted scopes (shared/auth/scopes.ts); absent for keys and sessions: all. */
+  scopes?: ReadonlySet<string>;
 }
 
 export interface CacheEntry {

@@ -104,11 +104,11 @@ export function csrfMatches(session: Pick<WebSession, "csrfToken">, sent: string
 
 /**
  * Charges one website request to the account's hourly limit: the same sliding-window log the API
- * keys spend from, so a request counts once whichever way it came. A session is not a key: its
+ * keys spend from, so a request counts once whichever way it came. A session (or an OAuth token, charged under its own `keyId`) is not a key: its
  * auth version is not checked (the session lookup reads the plan fresh), and the last-used time
  * the script records goes to a one-field hash of its own instead of the keys' usage hash.
  */
-export function createWebCharger(redis: Redis, redisPrefix: string, plans: PlanTable) {
+export function createWebCharger(redis: Redis, redisPrefix: string, plans: PlanTable, keyId = WEB_SESSION_KEY_ID) {
   const consume = createRateLimiter(redis);
   const recallAndRetake = createLeaseRecaller(redis, redisPrefix);
   const keys = redisKeys(redisPrefix);
@@ -120,7 +120,7 @@ export function createWebCharger(redis: Redis, redisPrefix: string, plans: PlanT
         usageKey: `${redisPrefix}:webuse`,
         limit: plans[principal.plan].requestsPerHour,
         slotId: nextSlotId(),
-        keyId: WEB_SESSION_KEY_ID,
+        keyId,
         expectedVersion: "*",
         recalled,
       }).catch(unavailable("Redis"));

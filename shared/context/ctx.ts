@@ -18,16 +18,26 @@ export interface Ctx extends SystemCtx {
   plan: PlanId;
   /** This request's rate decision (REST and MCP); absent on a worker. */
   rate?: RateDecision;
+  /** The OAuth scopes an MCP token was granted (see shared/auth/scopes.ts); absent: every scope. */
+  scopes?: ReadonlySet<string>;
 }
 
 export interface Caller {
   accountId: string;
   plan: PlanId;
+  scopes?: ReadonlySet<string>;
 }
 
 export function contextFor(deps: Deps, requestId: string): SystemCtx;
 export function contextFor(deps: Deps, requestId: string, caller: Caller, rate?: RateDecision): Ctx;
 export function contextFor(deps: Deps, requestId: string, caller?: Caller, rate?: RateDecision): SystemCtx | Ctx {
   if (!caller) return { ...deps, requestId };
-  return { ...deps, requestId, accountId: caller.accountId, plan: caller.plan, ...(rate ? { rate } : {}) };
+  return {
+    ...deps,
+    requestId,
+    accountId: caller.accountId,
+    plan: caller.plan,
+    ...(rate ? { rate } : {}),
+    ...(caller.scopes ? { scopes: caller.scopes } : {}),
+  };
 }

@@ -96,9 +96,10 @@ function loadContract(key: unknown, fetchDocument: () => Promise<Response>): Pro
  */
 export function checkingFetch(original: typeof fetch): typeof fetch {
   const checked = async (input: string | URL | Request, init?: RequestInit) => {
-    const request = input instanceof Request ? new Request(input, init) : new Request(String(input), init);
-    const { method, url } = request;
-    const response = await original(request);
+    // Read without building a Request: that would drop Bun's own options (`unix`) and take the body.
+    const url = input instanceof Request ? input.url : String(input);
+    const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+    const response = await original(input, init);
     const { hostname, origin } = new URL(url);
     const loopback = hostname === "127.0.0.1" || hostname === "localhost" || hostname === "[::1]";
     if (loopback && response.headers.has("x-request-id") && new URL(url).pathname !== "/openapi.json") {

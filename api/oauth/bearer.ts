@@ -1,0 +1,64 @@
+import { requireFeature } from "../../shared/auth/access";
+import { findAccountById } from "../../shared/auth/accountRepository";
+import { setRateLimitHeaders } from "../../shared/auth/apiKeys";
+import { createWebCharger } from "../../shared/auth/webSessions";
+import type { Deps } from "../../shared/context/deps";
+import { AppError } from "../../shared/core/errors";
+import { isWellFormedKey } from "../../shared/core/keys";
+import { unavailable } from "../../shared/core/unavailable";
+import { type AccessPolicy, API_KEY_CHALLENGE, credentialFrom, type HeaderBag } from "../plugins/access";
+import { stateOf } from "../requestState";
+import type { LazyOAuthServer } from "./provider";
+
+/** `Principal.keyId` of a request an OAuth access token authenticated (charged like a session). */
+export const OAUTH_KEY_ID = "oauth";
+const UNAUTHORIZED =
+  "Provide an API key or an OAuth access token for this server as `Authorization: Bearer <token>` (API keys also as `x-api-key`).";
+
+type KeyStep = (request: Request, headers: HeaderBag, policy: AccessPolicy) => Promise<void>;
+
+/**
+ * Admission on the MCP endpoint, the protected resource: an API key as everywhere, or an OAuth
+ * access token issued for this endpoint (RFC 8707 audience). A token is read from the database on
+ * every request, so a revoked grant stops at the next one. Every 401 points at the resource's
+ * metadata (RFC 9728), where an MCP client discovers how to get a token.
+ */
+export function mcpAdmission(deps: Deps, oauth: LazyOAuthServer, byKey: KeyStep): KeyStep {
+  const charge = createWebCharger(deps.redis, deps.env.REDIS_PREFIX, deps.plans, OAUTH_KEY_ID);
+  const byToken = async (request: Request, headers: HeaderBag, policy: AccessPolicy, token: string) => {
+    const server = await oauth.get();
+    const access = await server.provider.AccessToken.find(token).catch(unavailable("PostgreSQL"));
+    if (!access) throw new AppError("UNAUTHORIZED", "The access token is unknown, expired or revoked.");
+    const audience = Array.isArray(access.aud) ? access.aud : [access.aud];
+    if (!audience.includes(server.resource)) {
+      throw new AppError("UNAUTHORIZED", "The access token was not issued for this resource.");
+    }
+    const account = await findAccountById(deps.sql, access.accountId).catch(unavailable("PostgreSQL"));
+    if (!account) throw new AppError("UNAUTHORIZED", "The access token's account no longer exists.");
+    const state = stateOf(request);
+    state.principal = {
+      accountId: account.id,
+      keyId: OAUTH_KEY_ID,
+      plan: account.plan,
+      scopes: new Set((access.scope ?? "").split(" ").filter(Boolean)),
+    };
+    state.rate = await charge(state.principal);
+    setRateLimitHeaders(headers, state.rate);
+    if (policy.feature) requireFeature(deps.plans, state.principal, policy.feature);
+  };
+  return async (request, headers, policy) => {
+    try {
+      const credential = credentialFrom(request.headers);
+      if (credential && !isWellFormedKey(credential)) await byToken(request, headers, policy, credential);
+      else await byKey(request, headers, policy);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status !== 401) throw error;
+      const metadata = `${(await oauth.get().catch(() => undefined))?.issuer ?? new URL(request.url).origin}/.well-known/oauth-protected-resource/api/mcp`;
+      const sent = /^Bearer\s/i.test(request.headers.get("authorization") ?? "") || request.headers.has("x-api-key");
+      const challenge = `${API_KEY_CHALLENGE}, resource_metadata="${metadata}"${sent ? ', error="invalid_token"' : ""}`;
+      throw new AppError("UNAUTHORIZED", sent ? error.message : UNAUTHORIZED, {
+        headers: { ...error.headers, "www-authenticate": challenge },
+      });
+    }
+  };
+}

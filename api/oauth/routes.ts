@@ -1,0 +1,152 @@
+import { type DocumentDecoration, Elysia } from "elysia";
+import { SCOPE_NAMES } from "../../shared/auth/scopes";
+import type { Deps } from "../../shared/context/deps";
+import { HTML, json, type ResponseDoc, requestBody, response } from "../openapi/media";
+import { oauthInteractionRoutes } from "./interaction";
+import { type LazyOAuthServer, OAUTH_PATHS } from "./provider";
+
+/**
+ * The authorization server's endpoints, answered by oidc-provider (provider.ts), and the protected
+ * resource's metadata (RFC 9728), which is ours. The provider's CORS headers are dropped: the
+ * API's own policy (api/plugins/cors.ts) already answers every origin.
+ */
+const TAGS = ["OAuth"];
+const OAUTH_ERROR = {
+  type: "object",
+  required: ["error"],
+  properties: { error: { type: "string" }, error_description: { type: "string" } },
+};
+const oauthError = (description: string) => response(description, json(OAUTH_ERROR));
+const FORM = {
+  "application/x-www-form-urlencoded": { schema: { type: "object", additionalProperties: { type: "string" } } },
+};
+const OBJECT = { type: "object", additionalProperties: true };
+const redirect = (description: string) =>
+  ({ description, headers: { Location: { schema: { type: "string" } } } }) as ResponseDoc;
+const AUTHORIZE_RESPONSES = {
+  303: redirect("To the sign-in and consent page, or back to the client's redirect_uri with a code or an error."),
+  400: response("The request cannot go back to the client (unknown client or redirect_uri): an HTML error page.", HTML),
+};
+
+const DOCS: Record<string, DocumentDecoration> = {
+  authorize: {
+    tags: TAGS,
+    summary: "OAuth authorization endpoint (authorization code with PKCE S256)",
+    description:
+      "Takes `response_type=code`, `client_id`, `redirect_uri`, `code_challenge` and `code_challenge_method=S256` (both required), `scope`, `state` and `resource` (the MCP endpoint's URL, RFC 8707). Continues at the sign-in and consent page.",
+    responses: AUTHORIZE_RESPONSES,
+  },
+  resume: {
+    tags: TAGS,
+    summary: "Where the consent page returns to finish an authorization",
+    responses: AUTHORIZE_RESPONSES,
+  },
+  token: {
+    tags: TAGS,
+    summary: "OAuth token endpoint: authorization_code and refresh_token grants",
+    description:
+      "Refresh tokens rotate on every use; presenting a used one revokes the whole grant. Access tokens last an hour and are valid only at `/api/mcp`.",
+    requestBody: requestBody(FORM),
+    responses: {
+      200: response("Tokens.", json(OBJECT)),
+      400: oauthError("An OAuth error (`invalid_grant`, `invalid_request`, `invalid_target`, …)."),
+      401: oauthError("`invalid_client`: the client did not authenticate as registered."),
+    },
+  },
+  register: {
+    tags: TAGS,
+    summary: "Dynamic client registration (RFC 7591)",
+    requestBody: requestBody(json(OBJECT)),
+    responses: {
+      201: response(
+        "The registered client, with its client_id (and a secret unless it registered as public).",
+        json(OBJECT),
+      ),
+      400: oauthError("`invalid_client_metadata` or `invalid_redirect_uri`."),
+    },
+  },
+  revoke: {
+    tags: TAGS,
+    summary: "Token revocation (RFC 7009)",
+    requestBody: requestBody(FORM),
+    responses: {
+      200: { description: "Revoked (also for a token that was not valid, as RFC 7009 says)." },
+      400: oauthError("An OAuth error."),
+      401: oauthError("`invalid_client`."),
+    },
+  },
+  jwks: {
+    tags: TAGS,
+    summary: "The authorization server's public signing keys",
+    responses: {
+      200: response("A JSON Web Key Set.", { "application/jwk-set+json": { schema: OBJECT }, ...json(OBJECT) }),
+    },
+  },
+  serverMetadata: {
+    tags: TAGS,
+    summary: "OAuth authorization server metadata (RFC 8414)",
+    responses: { 200: response("The metadata.", json(OBJECT)) },
+  },
+  resourceMetadata: {
+    tags: TAGS,
+    summary: "OAuth protected resource metadata of the MCP endpoint (RFC 9728)",
+    responses: { 200: response("The metadata.", json(OBJECT)) },
+  },
+};
+
+/** The provider's answer without its CORS headers (ours are added to every response). */
+async function forwarded(oauth: LazyOAuthServer, request: Request, path?: string): Promise<Response> {
+  const server = await oauth.get();
+  const target = path ? new Request(new URL(path, request.url).href, request) : request;
+  const answer = await server.forward(target);
+  for (const name of [...answer.headers.keys()]) {
+    if (name.startsWith("access-control-")) answer.headers.delete(name);
+  }
+  return answer;
+}
+
+function resourceMetadata(issuer: string, resource: string) {
+  return {
+    resource,
+    authorization_servers: [issuer],
+    scopes_supported: SCOPE_NAMES,
+    bearer_methods_supported: ["header"],
+    resource_name: "Papers & Health MCP server",
+    resource_documentation: `${issuer}/docs`,
+  };
+}
+
+/**
+ * The OAuth paths and the consent page, typed as a bare plugin: their routes add nothing a typed
+ * client needs, and the app's type is at TypeScript's depth limit.
+ */
+export function oauthRoutes(deps: Deps, oauth: LazyOAuthServer): Elysia {
+  return oauthRoutesTyped(oauth).use(oauthInteractionRoutes(deps, oauth)) as unknown as Elysia;
+}
+
+function oauthRoutesTyped(oauth: LazyOAuthServer) {
+  const forward = ({ request }: { request: Request }) => forwarded(oauth, request);
+  const metadata = async () => {
+    const server = await oauth.get();
+    return resourceMetadata(server.issuer, server.resource);
+  };
+  return new Elysia({ name: "routes/oauth" })
+    .onStop(() => oauth.close())
+    .get(OAUTH_PATHS.authorization, forward, { detail: DOCS.authorize })
+    .post(OAUTH_PATHS.authorization, forward, { parse: "none", detail: DOCS.authorize })
+    .get(`${OAUTH_PATHS.authorization}/:uid`, forward, { detail: DOCS.resume })
+    .post(OAUTH_PATHS.token, forward, { parse: "none", detail: DOCS.token })
+    .post(OAUTH_PATHS.registration, forward, { parse: "none", detail: DOCS.register })
+    .post(OAUTH_PATHS.revocation, forward, { parse: "none", detail: DOCS.revoke })
+    .get(OAUTH_PATHS.jwks, forward, { detail: DOCS.jwks })
+    .get(
+      "/.well-known/oauth-authorization-server",
+      ({ request }) => forwarded(oauth, request, "/.well-known/openid-configuration"),
+      { detail: DOCS.serverMetadata },
+    )
+    .get("/.well-known/openid-configuration", forward, {
+      detail: { ...DOCS.serverMetadata, summary: "OpenID Connect discovery (the same metadata)" },
+    })
+    .get("/.well-known/oauth-protected-resource", metadata, { detail: DOCS.resourceMetadata })
+    .get("/.well-known/oauth-protected-resource/api/mcp", metadata, { detail: DOCS.resourceMetadata });
+}
