@@ -114,6 +114,9 @@ async function decide(
       .filter((scope) => scope === "openid" || scope === "offline_access");
     if (oidc.length > 0) grant.addOIDCScope(oidc.join(" "));
     grant.addResourceScope(server.resource, allowed.join(" "));
+    // Scopes the user unticked are recorded as refused, so the provider does not ask again for them.
+    const refused = requestedScopes(interaction).filter((scope) => !allowed.includes(scope));
+    if (refused.length > 0) grant.rejectResourceScope(server.resource, refused.join(" "));
     result = { login: { accountId: session.accountId }, consent: { grantId: await grant.save() } };
   }
   interaction.result = result;

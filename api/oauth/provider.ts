@@ -91,7 +91,8 @@ export async function startOAuthServer(deps: Deps): Promise<OAuthServer> {
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
-      revocation: { enabled: true },
+      // A client revokes only what was issued to it (RFC 7009 section 2.1).
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       rpInitiatedLogout: { enabled: false },
       resourceIndicators: {
         enabled: true,

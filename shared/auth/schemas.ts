@@ -104,3 +104,23 @@ export const McpConfigSchema = T.Object({
   }),
 });
 export type McpConfig = Static<typeof McpConfigSchema>;
+
+export const ConnectionListSchema = T.Object({
+  connections: T.Array(
+    T.Object({
+      id: T.String({ description: "The grant's id; DELETE it to disconnect the application." }),
+      clientId: T.String(),
+      clientName: T.Union([T.String(), T.Null()], { description: "The name the application registered with." }),
+      redirectHosts: T.Array(T.String(), { description: "Where the application receives its codes." }),
+      scopes: T.Array(T.String(), { description: "What you allowed it." }),
+      connectedAt: T.String({ format: "date-time" }),
+      lastTokenAt: T.Union([T.String({ format: "date-time" }), T.Null()], {
+        description: "When it last got a token (connecting or refreshing); null once none is live.",
+      }),
+    }),
+  ),
+});
+export type ConnectionList = Static<typeof ConnectionListSchema>;
+
+export const DisconnectedSchema = T.Object({ id: T.String(), revoked: T.Literal(true) });
+export type Disconnected = Static<typeof DisconnectedSchema>;

@@ -7,7 +7,10 @@ import {
   revokeAccountKey,
   usageThisHour,
 } from "../../../shared/auth/dashboard";
+import { disconnect, listConnections } from "../../../shared/auth/oauth/connections";
 import {
+  ConnectionListSchema,
+  DisconnectedSchema,
   KeyListSchema,
   McpConfigSchema,
   NewKeySchema,
@@ -68,6 +71,26 @@ export function websiteDashboardRoutes(deps: Deps) {
         params: t.Object({ id: t.String() }),
         response: RevokedKeySchema,
         detail: detail("Revoke an API key", "It stops working at once. Another account's key is 404.", "NOT_FOUND"),
+      },
+    )
+    .get("/api/dashboard/connections", ({ request }) => listConnections(sessionCtx(deps, request)), {
+      response: ConnectionListSchema,
+      detail: detail(
+        "Applications connected over OAuth",
+        "One entry per authorization (grant): the MCP clients this account allowed, with their scopes.",
+      ),
+    })
+    .delete(
+      "/api/dashboard/connections/:id",
+      ({ request, params }) => disconnect(sessionCtx(deps, request), { id: params.id }),
+      {
+        params: t.Object({ id: t.String({ maxLength: 128 }) }),
+        response: DisconnectedSchema,
+        detail: detail(
+          "Disconnect an application",
+          "Revokes its grant and every token issued under it; its next request is refused. Another account's is 404.",
+          "NOT_FOUND",
+        ),
       },
     )
     .get("/api/dashboard/mcp", ({ request }) => mcpClientConfig(deps, { origin: new URL(request.url).origin }), {

@@ -1,4 +1,5 @@
 import { api, describeError } from "./api";
+import { showConnections } from "./connections";
 import { busy, byId, copyFrom, formatTime, h, say } from "./dom";
 
 interface Usage {
@@ -118,5 +119,5 @@ export async function initDashboard(): Promise<void> {
       copyFrom(byId<HTMLInputElement>(button.dataset.copy as string), byId("copy-status")),
     );
   }
-  await Promise.all([showUsage(), showKeys(), loadMcpConfig()]);
+  await Promise.all([showUsage(), showKeys(), showConnections(), loadMcpConfig()]);
 }

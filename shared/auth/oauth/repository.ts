@@ -77,7 +77,7 @@ export interface ConnectionRow {
   resources: Record<string, string>;
   createdAt: number;
   expiresAt: Date | null;
-  lastUsedAt: number | null;
+  lastTokenAt: number | null;
 }
 
 export async function listConnectionsOfAccount(sql: Db, accountId: string): Promise<ConnectionRow[]> {
@@ -88,7 +88,7 @@ export async function listConnectionsOfAccount(sql: Db, accountId: string): Prom
       coalesce(g.payload->'resources', '{}'::jsonb) as resources,
       (g.payload->>'iat')::bigint as "createdAt", g.expires_at as "expiresAt",
       (select max((t.payload->>'iat')::bigint) from oauth_records t
-        where t.grant_id = g.id and t.kind in ('AccessToken', 'RefreshToken')) as "lastUsedAt"
+        where t.grant_id = g.id and t.kind in ('AccessToken', 'RefreshToken')) as "lastTokenAt"
     from oauth_records g
     left join oauth_records c on c.kind = 'Client' and c.id = g.payload->>'clientId'
     where g.kind = 'Grant' and g.account_id = ${accountId} and (g.expires_at is null or g.expires_at > now())
