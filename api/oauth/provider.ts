@@ -39,7 +39,7 @@ export const INTERACTION_PATH = "/oauth/interaction";
  * Ours belong to the resource and are declared there (getResourceServerInfo), or oidc-provider
  * would treat them as its own and never grant them for the MCP endpoint.
  */
-const PROVIDER_SCOPES = ["openid", "offline_access"];
+export const PROVIDER_SCOPES = ["openid", "offline_access"];
 
 const TTL = {
   AccessToken: 3600,

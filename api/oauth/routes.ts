@@ -3,7 +3,7 @@ import { SCOPE_NAMES } from "../../shared/auth/scopes";
 import type { Deps } from "../../shared/context/deps";
 import { HTML, json, type ResponseDoc, requestBody, response } from "../openapi/media";
 import { oauthInteractionRoutes } from "./interaction";
-import { type LazyOAuthServer, OAUTH_PATHS } from "./provider";
+import { type LazyOAuthServer, OAUTH_PATHS, PROVIDER_SCOPES } from "./provider";
 
 /**
  * The authorization server's endpoints, answered by oidc-provider (provider.ts), and the protected
@@ -105,6 +105,31 @@ async function forwarded(oauth: LazyOAuthServer, request: Request, path?: string
   return answer;
 }
 
+/**
+ * A registration's `scope` may list the MCP endpoint's scopes (the SDK copies the resource
+ * metadata's): they are requested at authorization, not registered, so they are dropped here, as
+ * RFC 7591 lets a server replace requested metadata. oidc-provider would refuse them, since a
+ * client's registered scope may only name its own scopes.
+ */
+async function registration(request: Request): Promise<Request> {
+  const text = await request.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new Request(request.url, { method: "POST", headers: request.headers, body: text });
+  }
+  if (body && typeof body === "object" && typeof (body as { scope?: unknown }).scope === "string") {
+    const own = (body as { scope: string }).scope.split(" ").filter((scope) => PROVIDER_SCOPES.includes(scope));
+    const metadata = body as { scope?: string };
+    if (own.length > 0) metadata.scope = own.join(" ");
+    else delete metadata.scope;
+  }
+  const headers = new Headers(request.headers);
+  headers.delete("content-length");
+  return new Request(request.url, { method: "POST", headers, body: JSON.stringify(body) });
+}
+
 function resourceMetadata(issuer: string, resource: string) {
   return {
     resource,
@@ -136,7 +161,10 @@ function oauthRoutesTyped(oauth: LazyOAuthServer) {
     .post(OAUTH_PATHS.authorization, forward, { parse: "none", detail: DOCS.authorize })
     .get(`${OAUTH_PATHS.authorization}/:uid`, forward, { detail: DOCS.resume })
     .post(OAUTH_PATHS.token, forward, { parse: "none", detail: DOCS.token })
-    .post(OAUTH_PATHS.registration, forward, { parse: "none", detail: DOCS.register })
+    .post(OAUTH_PATHS.registration, async ({ request }) => forwarded(oauth, await registration(request)), {
+      parse: "none",
+      detail: DOCS.register,
+    })
     .post(OAUTH_PATHS.revocation, forward, { parse: "none", detail: DOCS.revoke })
     .get(OAUTH_PATHS.jwks, forward, { detail: DOCS.jwks })
     .get(

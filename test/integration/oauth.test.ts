@@ -120,6 +120,13 @@ describe("registration and authorization", () => {
     expect((await oauthError(bad)).error).toMatch(/invalid_(redirect_uri|client_metadata)/);
   });
 
+  test("a registration's scope naming the MCP scopes (as the SDK sends it) is accepted; they are asked for at authorization", async () => {
+    const client = await registerClient(site.url, { scope: `${ALL_SCOPES} offline_access` });
+    expect((client as { scope?: string }).scope).toBe("offline_access");
+    const bare = await registerClient(site.url, { scope: ALL_SCOPES });
+    expect((bare as { scope?: string }).scope).toBeUndefined();
+  });
+
   test("an unregistered redirect_uri gets an error page, never a redirect to it", async () => {
     const client = await registerClient(site.url);
     const response = await fetch(authorizeUrl(site.url, { client, redirectUri: "https://attacker.example/cb" }), {
