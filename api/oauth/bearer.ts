@@ -3,6 +3,7 @@ import { findAccountById } from "../../shared/auth/accountRepository";
 import { setRateLimitHeaders } from "../../shared/auth/apiKeys";
 import { createWebCharger } from "../../shared/auth/webSessions";
 import type { Deps } from "../../shared/context/deps";
+import { publicUrl } from "../../shared/core/env";
 import { AppError } from "../../shared/core/errors";
 import { isWellFormedKey } from "../../shared/core/keys";
 import { unavailable } from "../../shared/core/unavailable";
@@ -46,6 +47,7 @@ export function mcpAdmission(deps: Deps, oauth: LazyOAuthServer, byKey: KeyStep)
     setRateLimitHeaders(headers, state.rate);
     if (policy.feature) requireFeature(deps.plans, state.principal, policy.feature);
   };
+  const metadata = `${publicUrl(deps.env)}/.well-known/oauth-protected-resource/api/mcp`;
   return async (request, headers, policy) => {
     try {
       const credential = credentialFrom(request.headers);
@@ -53,7 +55,6 @@ export function mcpAdmission(deps: Deps, oauth: LazyOAuthServer, byKey: KeyStep)
       else await byKey(request, headers, policy);
     } catch (error) {
       if (!(error instanceof AppError) || error.status !== 401) throw error;
-      const metadata = `${(await oauth.get().catch(() => undefined))?.issuer ?? new URL(request.url).origin}/.well-known/oauth-protected-resource/api/mcp`;
       const sent = /^Bearer\s/i.test(request.headers.get("authorization") ?? "") || request.headers.has("x-api-key");
       const challenge = `${API_KEY_CHALLENGE}, resource_metadata="${metadata}"${sent ? ', error="invalid_token"' : ""}`;
       throw new AppError("UNAUTHORIZED", sent ? error.message : UNAUTHORIZED, {

@@ -16,7 +16,8 @@ export interface NodeBridge {
 export async function bridgeToNode(listener: RequestListener): Promise<NodeBridge> {
   const dir = mkdtempSync(join(tmpdir(), "oauth-"));
   const socket = join(dir, "provider.sock");
-  const server: Server = createServer(listener);
+  // Headers are filtered before they are forwarded; the limit only has to hold a large cookie jar.
+  const server: Server = createServer({ maxHeaderSize: 64 * 1024 }, listener);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(socket, () => resolve());

@@ -12,6 +12,8 @@ export interface ConsentView {
   plan: string;
   scopes: Scope[];
   csrfToken: string;
+  /** A problem with the last submission, shown above the form. */
+  notice?: string;
 }
 
 export function escapeHtml(value: string): string {
@@ -58,6 +60,7 @@ export function consentPage(view: ConsentView, stylesheet?: string): string {
       <strong>${escapeHtml(view.email)}</strong> (${escapeHtml(view.plan)} plan). After you decide you go back to
       <strong>${escapeHtml(view.redirectHost)}</strong>.</p>
     <p class="muted">Client id: <code>${escapeHtml(view.clientId)}</code></p>
+    ${view.notice ? `<p class="notice" role="alert">${escapeHtml(view.notice)}</p>` : ""}
     <form method="post" action="/oauth/interaction/${escapeHtml(view.uid)}">
       <input type="hidden" name="csrf" value="${escapeHtml(view.csrfToken)}">
       <fieldset><legend>It may</legend><ul>${scopes}</ul></fieldset>

@@ -42,7 +42,7 @@ async function errorPage(message: string, status: number): Promise<Response> {
 async function interactionFor(server: OAuthServer, request: Request, uid: string): Promise<Interaction | Response> {
   const interaction = await server.provider.Interaction.find(uid);
   if (!interaction) return errorPage(GONE, 404);
-  if (cookieValue(request.headers.get("cookie"), "_interaction") !== uid) return errorPage(OTHER_BROWSER, 400);
+  if (cookieValue(request.headers.get("cookie"), "_interaction") !== uid) return errorPage(OTHER_BROWSER, 403);
   return interaction;
 }
 
@@ -68,6 +68,7 @@ async function showConsent(
   interaction: Interaction,
   session: WebSession,
   uid: string,
+  notice?: string,
 ): Promise<Response> {
   const client = await server.provider.Client.find(String(interaction.params.client_id));
   if (!client) return errorPage(GONE, 404);
@@ -83,6 +84,7 @@ async function showConsent(
       plan: session.plan,
       scopes: requestedScopes(interaction),
       csrfToken: session.csrfToken,
+      notice,
     },
     (await webAssets()).style,
   );
@@ -157,7 +159,7 @@ function interactionRoutesTyped(deps: Deps, oauth: LazyOAuthServer) {
           responses: {
             200: response("The consent page.", HTML),
             303: { description: "To the website's sign-in page." },
-            400: response("Opened in another browser than the one that started the authorization.", HTML),
+            403: response("Opened in another browser than the one that started the authorization.", HTML),
             404: response("Expired or already used.", HTML),
           },
         },
@@ -175,6 +177,10 @@ function interactionRoutesTyped(deps: Deps, oauth: LazyOAuthServer) {
         const ticked = typeof body.scope === "string" ? [body.scope] : (body.scope ?? []);
         const asked = requestedScopes(interaction);
         const allowed = body.decision === "allow" ? asked.filter((scope) => ticked.includes(scope)) : undefined;
+        // Allowing nothing is not a decision the client can use: ask again rather than deny.
+        if (allowed?.length === 0) {
+          return showConsent(server, interaction, session, params.uid, "Tick at least one scope to allow, or deny.");
+        }
         return decide(server, interaction, session, allowed);
       },
       {
@@ -190,12 +196,12 @@ function interactionRoutesTyped(deps: Deps, oauth: LazyOAuthServer) {
           tags: TAGS,
           summary: "The user's decision on the consent page",
           description:
-            "A form post with the session's CSRF token. Allow grants the ticked scopes (none ticked is a denial); either way 303 back to the authorization, which ends at the client's redirect_uri.",
+            "A form post with the session's CSRF token. Allow grants the ticked scopes (with none ticked the page asks again); either way 303 back to the authorization, which ends at the client's redirect_uri.",
           responses: {
+            200: response("Allow with no scope ticked: the consent page again, asking for one.", HTML),
             303: { description: "Back to the authorization endpoint." },
-            400: response("Opened in another browser.", HTML),
             401: response("No website session.", HTML),
-            403: response("The CSRF token does not match.", HTML),
+            403: response("Opened in another browser, or the CSRF token does not match.", HTML),
             404: response("Expired or already used.", HTML),
           },
         },

@@ -51,6 +51,18 @@ const TTL = {
   RegistrationAccessToken: 365 * 86_400,
 };
 
+/** What the provider reads of a request; the rest (ours, a proxy's) stays on this side of the bridge. */
+const FORWARDED_HEADERS = [
+  "accept",
+  "accept-language",
+  "authorization",
+  "content-type",
+  "cookie",
+  "dpop",
+  "origin",
+  "user-agent",
+];
+
 export interface OAuthServer {
   issuer: string;
   /** The protected resource: the MCP endpoint's URL, the only audience tokens are issued for. */
@@ -135,11 +147,14 @@ export async function startOAuthServer(deps: Deps): Promise<OAuthServer> {
     resource,
     provider,
     forward(request) {
-      const headers = new Headers(request.headers);
+      const headers = new Headers();
+      for (const name of FORWARDED_HEADERS) {
+        const value = request.headers.get(name);
+        if (value !== null) headers.set(name, value);
+      }
       headers.set("host", origin.host);
       headers.set("x-forwarded-proto", origin.protocol.replace(":", ""));
       headers.set("x-forwarded-host", origin.host);
-      headers.delete("x-forwarded-for");
       return bridge.forward(request, headers);
     },
     close: () => bridge.close(),

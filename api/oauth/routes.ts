@@ -11,10 +11,16 @@ import { type LazyOAuthServer, OAUTH_PATHS, PROVIDER_SCOPES } from "./provider";
  * API's own policy (api/plugins/cors.ts) already answers every origin.
  */
 const TAGS = ["OAuth"];
+/** RFC 6749's error body; the service's own refusals before the provider (validation) are its error body. */
 const OAUTH_ERROR = {
-  type: "object",
-  required: ["error"],
-  properties: { error: { type: "string" }, error_description: { type: "string" } },
+  anyOf: [
+    {
+      type: "object",
+      required: ["error"],
+      properties: { error: { type: "string" }, error_description: { type: "string" } },
+    },
+    { $ref: "#/components/schemas/Error" },
+  ],
 };
 const oauthError = (description: string) => response(description, json(OAUTH_ERROR));
 const FORM = {
@@ -24,6 +30,10 @@ const OBJECT = { type: "object", additionalProperties: true };
 const redirect = (description: string) =>
   ({ description, headers: { Location: { schema: { type: "string" } } } }) as ResponseDoc;
 const AUTHORIZE_RESPONSES = {
+  200: response(
+    "With `response_mode=form_post`: a page that posts the code (or error) to the client's redirect_uri.",
+    HTML,
+  ),
   303: redirect("To the sign-in and consent page, or back to the client's redirect_uri with a code or an error."),
   400: response("The request cannot go back to the client (unknown client or redirect_uri): an HTML error page.", HTML),
 };
@@ -113,21 +123,35 @@ async function forwarded(oauth: LazyOAuthServer, request: Request, path?: string
  */
 async function registration(request: Request): Promise<Request> {
   const text = await request.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return new Request(request.url, { method: "POST", headers: request.headers, body: text });
-  }
-  if (body && typeof body === "object" && typeof (body as { scope?: unknown }).scope === "string") {
-    const own = (body as { scope: string }).scope.split(" ").filter((scope) => PROVIDER_SCOPES.includes(scope));
-    const metadata = body as { scope?: string };
-    if (own.length > 0) metadata.scope = own.join(" ");
-    else delete metadata.scope;
-  }
   const headers = new Headers(request.headers);
   headers.delete("content-length");
-  return new Request(request.url, { method: "POST", headers, body: JSON.stringify(body) });
+  const metadata = parsedObject(text);
+  if (typeof metadata?.scope === "string") {
+    const own = metadata.scope.split(" ").filter((scope) => PROVIDER_SCOPES.includes(scope));
+    if (own.length > 0) metadata.scope = own.join(" ");
+    else delete metadata.scope;
+    const body = (() => {
+      try {
+        return JSON.stringify(metadata);
+      } catch {
+        return text; // nested too deep to write back: the provider refuses it as sent
+      }
+    })();
+    return new Request(request.url, { method: "POST", headers, body });
+  }
+  // Anything else goes on as sent, for the provider to accept or refuse.
+  return new Request(request.url, { method: "POST", headers, body: text });
+}
+
+/** A JSON object's top level, or undefined for anything else (an array, a scalar, not JSON). */
+function parsedObject(text: string): Record<string, unknown> | undefined {
+  if (!text.trimStart().startsWith("{")) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function resourceMetadata(issuer: string, resource: string) {
@@ -158,7 +182,6 @@ function oauthRoutesTyped(oauth: LazyOAuthServer) {
   return new Elysia({ name: "routes/oauth" })
     .onStop(() => oauth.close())
     .get(OAUTH_PATHS.authorization, forward, { detail: DOCS.authorize })
-    .post(OAUTH_PATHS.authorization, forward, { parse: "none", detail: DOCS.authorize })
     .get(`${OAUTH_PATHS.authorization}/:uid`, forward, { detail: DOCS.resume })
     .post(OAUTH_PATHS.token, forward, { parse: "none", detail: DOCS.token })
     .post(OAUTH_PATHS.registration, async ({ request }) => forwarded(oauth, await registration(request)), {

@@ -1,4 +1,5 @@
 import type { InternalRoute } from "elysia";
+import { SCOPES } from "../../shared/auth/scopes";
 import { ERROR_KINDS } from "../../shared/core/errors";
 import { type Operation, operationOf } from "./operation";
 
@@ -38,6 +39,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Chats: "Conversations: list, rename, pin, archive, delete, share.",
   Uploads: "Files for chat attachments: presigned uploads and their processing.",
   MCP: "The remote MCP server (streamable HTTP) and its discovery cards.",
+  OAuth:
+    "The OAuth 2.1 authorization server for MCP clients that cannot hold an API key: metadata, dynamic registration, authorization code with PKCE, tokens, revocation, the consent page.",
   Website: "The website's session API: sign-up, sign-in, the developer dashboard and the health mirrors.",
   "Website pages": "The website's HTML pages and bundled assets.",
 };
@@ -46,6 +49,19 @@ const COMPONENTS: Json = {
   securitySchemes: {
     bearer: { type: "http", scheme: "bearer", description: "An API key: `Authorization: Bearer phk_…`." },
     apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "An API key: `x-api-key: phk_…`." },
+    oauth2: {
+      type: "oauth2",
+      description:
+        "An OAuth access token for the MCP endpoint only (audience `<PUBLIC_URL>/api/mcp`). Register a client dynamically at `/oauth/register`; PKCE S256 is required.",
+      flows: {
+        authorizationCode: {
+          authorizationUrl: "/oauth/authorize",
+          tokenUrl: "/oauth/token",
+          refreshUrl: "/oauth/token",
+          scopes: SCOPES,
+        },
+      },
+    },
     session: {
       type: "apiKey",
       in: "cookie",
@@ -60,7 +76,7 @@ const COMPONENTS: Json = {
     },
     "WWW-Authenticate": {
       description:
-        'The challenge: `Bearer realm="papers-health"` (with `error="invalid_token"` when a key was refused).',
+        'The challenge: `Bearer realm="papers-health"` (with `error="invalid_token"` when a key was refused); on `/api/mcp` also `resource_metadata="<PUBLIC_URL>/.well-known/oauth-protected-resource/api/mcp"` (RFC 9728).',
       schema: { type: "string" },
     },
     "Retry-After": { description: "Seconds until a retry can succeed.", schema: { type: "integer", minimum: 0 } },

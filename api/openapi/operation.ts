@@ -1,6 +1,7 @@
 import type { DocumentDecoration, InternalRoute } from "elysia";
 import { ERROR_KINDS, type ErrorKind } from "../../shared/core/errors";
 import { policyFor } from "../plugins/access";
+import { GUARDED_PATH } from "../plugins/hostGuard";
 import { declaredFailures, FAILURES_KEY } from "./declare";
 import { byStatus, failuresOf, type RouteFacts } from "./failures";
 import { wireSchema } from "./wireSchema";
@@ -144,7 +145,10 @@ function errorResponse(status: number, kinds: readonly ErrorKind[]): Json {
 function securityOf(method: string, path: string): Json[] {
   const policy = policyFor(method, path);
   if (!policy || policy.anonymous) return [];
-  return policy.auth === "session" ? [{ session: [] }] : [{ bearer: [] }, { apiKey: [] }];
+  if (policy.auth === "session") return [{ session: [] }];
+  // The MCP endpoint also takes OAuth access tokens; each tool names the scope it needs.
+  if (path === GUARDED_PATH) return [{ bearer: [] }, { apiKey: [] }, { oauth2: [] }];
+  return [{ bearer: [] }, { apiKey: [] }];
 }
 
 /** The OpenAPI operation of one route, from its schemas, its detail and the rules it passes. */
@@ -162,8 +166,17 @@ export function operationOf(route: Pick<InternalRoute, "method" | "path" | "hook
   });
   const responses = successResponses(hooks);
   if (Object.keys(responses).length === 0) throw new Error(`${route.method} ${route.path} documents no response`);
-  // A status the route declares itself (MCP's JSON-RPC errors) keeps the route's description.
-  for (const [status, group] of byStatus(kinds)) responses[String(status)] ??= errorResponse(status, group);
+  // A status the route declares itself keeps the route's description and bodies (MCP's JSON-RPC
+  // errors); a page it declares (the OAuth flow's) gains the error body the rules before it answer.
+  for (const [status, group] of byStatus(kinds)) {
+    const own = responses[String(status)] as Json | undefined;
+    const content = own?.content as Json | undefined;
+    if (!own) responses[String(status)] = errorResponse(status, group);
+    else if (content && !content["application/json"]) {
+      const json = (errorResponse(status, group).content as Json)["application/json"];
+      responses[String(status)] = { ...own, content: { ...content, "application/json": json } };
+    }
+  }
   const params = parameters(hooks, path);
   const operation: Json = {
     operationId: operationIdOf(route.method, path),

@@ -25,6 +25,7 @@ const PAGE_OF_TAG: Record<string, string> = {
   Chats: "[chat](api-chat.md#conversations)",
   Uploads: "[uploads](api-uploads.md)",
   MCP: "[MCP](mcp.md)",
+  OAuth: "[MCP: OAuth](mcp.md#oauth)",
   Website: "[website](website.md)",
   "Website pages": "[website](website.md)",
 };

@@ -16,8 +16,9 @@ const DETAIL_PARTS = new Set(["body", "query", "params", "headers", "cookie"]);
  */
 export async function checkResponse(response: Response, sent: FuzzRequest): Promise<string> {
   const text = await response.text();
+  const bodyProblem = sent.target.startsWith("/oauth/") ? oauthErrorProblem : errorBodyProblem;
   const problem =
-    response.status >= 500 ? "server error" : response.status >= 400 ? errorBodyProblem(response, text) : undefined;
+    response.status >= 500 ? "server error" : response.status >= 400 ? bodyProblem(response, text) : undefined;
   if (problem) throw new Error(`${problem}: ${response.status} ${text.slice(0, 300)}\n  for ${describeRequest(sent)}`);
   return text;
 }
@@ -41,6 +42,29 @@ export function errorBodyProblem(response: Response, text: string): string | und
   if (error.requestId !== response.headers.get("x-request-id")) return "requestId differs from X-Request-Id";
   if (error.code === "VALIDATION_FAILED" && error.details === undefined) return "validation error without details";
   return error.details === undefined ? undefined : detailsProblem(error.details);
+}
+
+/**
+ * The OAuth endpoints answer as OAuth defines (RFC 6749 section 5.2: `{"error", "error_description"}`),
+ * and the pages of the authorization flow as pages; the service's own refusals before them (body
+ * limit, validation) are the documented error body.
+ */
+export function oauthErrorProblem(response: Response, text: string): string | undefined {
+  if (text.length > MAX_ERROR_BYTES) return `error body of ${text.length} characters`;
+  const type = response.headers.get("content-type") ?? "";
+  if (type.startsWith("text/html")) return text.includes("<h1>") ? undefined : "an error page without a heading";
+  let body: { error?: unknown; error_description?: unknown };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    return "error body is neither JSON nor a page";
+  }
+  if (typeof body.error === "string") {
+    return body.error_description === undefined || typeof body.error_description === "string"
+      ? undefined
+      : "error_description is not a string";
+  }
+  return errorBodyProblem(response, text);
 }
 
 function detailsProblem(details: unknown): string | undefined {

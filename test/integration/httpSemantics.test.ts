@@ -5,7 +5,7 @@ import { corsAllowsOrigin } from "../../api/plugins/cors";
 import { allowedHosts, hostGuard } from "../../api/plugins/hostGuard";
 import { allowMatcher, pathPattern, routeMatcher } from "../../api/plugins/routeTable";
 import type { Deps } from "../../shared/context/deps";
-import { parseEnv } from "../../shared/core/env";
+import { parseEnv, publicUrl } from "../../shared/core/env";
 import { AppError } from "../../shared/core/errors";
 import { DEFAULT_LIMIT } from "../../shared/papers/schemas";
 import { createTracker, healthAccount } from "../helpers/health";
@@ -143,7 +143,11 @@ describe("WWW-Authenticate on every 401, and which credentials count", () => {
 
   test('no key: the bare challenge; an unknown key in either header: error="invalid_token"', async () => {
     expect(await challengeOf(await call(app, "/api/v1/account"))).toBe(API_KEY_CHALLENGE);
-    expect(await challengeOf(await mcpCall(app, initialize, {}))).toBe(API_KEY_CHALLENGE);
+    // The MCP endpoint is also an OAuth protected resource: its challenge names its metadata (RFC 9728).
+    const metadata = `${publicUrl(deps.env)}/.well-known/oauth-protected-resource/api/mcp`;
+    expect(await challengeOf(await mcpCall(app, initialize, {}))).toBe(
+      `${API_KEY_CHALLENGE}, resource_metadata="${metadata}"`,
+    );
     const bogus = `phk_${"0".repeat(40)}`;
     expect(await challengeOf(await account$({ authorization: `Bearer ${bogus}` }))).toBe(INVALID_TOKEN);
     expect(await challengeOf(await account$({ "x-api-key": bogus }))).toBe(INVALID_TOKEN);

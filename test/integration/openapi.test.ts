@@ -76,15 +76,18 @@ describe("the OpenAPI document", () => {
     expect(operations.filter(({ operation }) => !operation.summary)).toEqual([]);
   });
 
-  test("security follows the access policy: public operations declare none", () => {
+  test("security follows the access policy: public operations declare none; only the MCP endpoint takes OAuth", () => {
     for (const { method, path, operation } of operations) {
       const policy = policyFor(method.toUpperCase(), path);
+      const keys = [{ bearer: [] }, { apiKey: [] }];
       const expected =
         !policy || policy.anonymous
           ? []
           : policy.auth === "session"
             ? [{ session: [] }]
-            : [{ bearer: [] }, { apiKey: [] }];
+            : path === "/api/mcp"
+              ? [...keys, { oauth2: [] }]
+              : keys;
       expect(operation.security, `${method} ${path}`).toEqual(expected);
     }
     expect(doc.paths["/healthz"]?.get?.security).toEqual([]);

@@ -21,8 +21,8 @@ function connectionRow(connection: Connection): HTMLTableRowElement {
     await busy(disconnect, async () => {
       try {
         await api(`/api/dashboard/connections/${encodeURIComponent(connection.id)}`, { method: "DELETE" });
-        say(byId("connections-status"), `${name} disconnected.`, "success");
         await showConnections();
+        say(byId("connections-status"), `${name} disconnected.`, "success");
       } catch (error) {
         say(byId("connections-status"), describeError(error), "error");
       }
