@@ -191,7 +191,7 @@ describe("registration and authorization", () => {
       headers: { cookie: user.cookie },
       redirect: "manual",
     });
-    expect(stolen.status).toBe(400);
+    expect(stolen.status).toBe(403);
   });
 });
 
