@@ -1,5 +1,6 @@
 import type { Job } from "bullmq";
 import { keyUsage } from "../shared/auth/keyUsage";
+import { sweepOAuthRecords } from "../shared/auth/oauth/sweep";
 import { failChatTurn, runChatTurn } from "../shared/chat/turn/run";
 import { contextFor, type SystemCtx } from "../shared/context/ctx";
 import type { Deps } from "../shared/context/deps";
@@ -26,6 +27,7 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "uploads.process": processUpload,
   "labs.import-report": runLabImport,
   "uploads.expire-pending": (ctx) => expirePendingUploads(ctx),
+  "maintenance.sweep-oauth": (ctx) => sweepOAuthRecords(ctx),
 };
 
 /** Jobs that must leave things consistent when they fail for good (after their last attempt). */

@@ -183,6 +183,13 @@ export const JOBS = {
     options: { attempts: 3, backoff: { type: "exponential", delay: 1000 }, ...keepHistory },
     everyMs: 300_000,
   },
+  /** Deletes OAuth codes, tokens, sessions and interactions past their expiry (readers already skip them). */
+  "maintenance.sweep-oauth": {
+    queue: "maintenance",
+    payload: T.Object({}, { additionalProperties: false }),
+    options: { attempts: 3, backoff: { type: "exponential", delay: 1000 }, ...keepHistory },
+    everyMs: 3_600_000,
+  },
 } as const satisfies Record<string, JobSpec<TSchema>>;
 
 export type JobName = keyof typeof JOBS;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
 import { type OAuthServer, startOAuthServer } from "../../api/oauth/provider";
+import { sweepOAuthRecords } from "../../shared/auth/oauth/sweep";
 import type { Deps } from "../../shared/context/deps";
 import { type Site, startSite } from "../helpers/browser";
 import { call, type TestApp } from "../helpers/http";
@@ -383,6 +384,19 @@ describe("dashboard: connected applications", () => {
       connections: unknown[];
     };
     expect(after.connections).toEqual([]);
+  });
+
+  test("the hourly sweep deletes expired records and keeps live ones", async () => {
+    const { tokens } = await connect(site.url, user);
+    await deps.sql`
+      insert into oauth_records (kind, id, payload, expires_at)
+      values ('Interaction', ${`expired-${Bun.randomUUIDv7()}`}, '{}', now() - interval '1 second')`;
+    const { deleted } = await sweepOAuthRecords(deps);
+    expect(deleted).toBeGreaterThanOrEqual(1);
+    const [left] = await deps.sql<{ n: number }[]>`
+      select count(*)::int as n from oauth_records where expires_at <= now()`;
+    expect(left?.n).toBe(0);
+    expect((await mcpWith(site.url, tokens.access_token, { method: "ping" })).status).toBe(200);
   });
 
   test("the database keeps no bearer value: tokens and codes are stored as hashes", async () => {
