@@ -3,23 +3,48 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import {
   type CallToolRequest,
   type CallToolResult,
+  CompleteRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
   InitializeRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { Value } from "@sinclair/typebox/value";
 import { z } from "zod";
+import { missingScope } from "../../shared/auth/scopes";
 import type { Ctx } from "../../shared/context/ctx";
 import { clipErrorText } from "../../shared/core/errors";
 import { TOOLS, TOOLS_BY_NAME } from "../../shared/toolCatalog";
 import { runTool, ToolCrash } from "../../shared/tools/run";
 import { unstorableText } from "../plugins/inputGuard";
+import { complete } from "./completions";
+import { checked } from "./errors";
+import { SCOPE_META } from "./meta";
+import { getPrompt, PROMPT_LIST } from "./prompts";
 import { adaptVersionHeader, negotiateVersion } from "./protocol";
+import { listResources } from "./resourceList";
+import { RESOURCE_TEMPLATES, readResource } from "./resources";
 
 export const SERVER_INFO = { name: "io.github.papers-health/mcp", version: "0.2.0" };
-const CAPABILITIES = { tools: { listChanged: false } };
+/**
+ * Nothing here changes while a server runs, and a stateless server could not send the notifications
+ * anyway: no listChanged, no subscriptions. `logging` is declared so clients may set a level (see
+ * the handler); a stateless server never sends log messages.
+ */
+const CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { subscribe: false, listChanged: false },
+  prompts: { listChanged: false },
+  completions: {},
+  logging: {},
+};
 /**
  * One JSON Schema validator for every request's server. Without it each `new Server` builds its
  * own Ajv instance (measured: about half of a tools/list's CPU); the server uses it only to check
@@ -28,20 +53,13 @@ const CAPABILITIES = { tools: { listChanged: false } };
 const VALIDATOR = new AjvJsonSchemaValidator();
 
 /**
- * Handlers are registered with schemas that take any params and check them themselves: the
- * protocol layer turns its own failed parse into -32603, the code this server keeps for bugs
+ * Handlers are registered with schemas that take any params and check them themselves (`checked`):
+ * the protocol layer turns its own failed parse into -32603, the code this server keeps for bugs
  * (`"arguments": ""` or `"protocolVersion": 5` came back as -32603); a malformed request is -32602.
  * For tools/call the SDK's Server does that check (against CallToolRequestSchema).
  */
 const anyParams = <M extends string>(method: M) =>
   z.looseObject({ method: z.literal(method), params: z.unknown().optional() });
-
-function checked<T>(method: string, schema: z.ZodType<T>, request: unknown): T {
-  const parsed = schema.safeParse(request);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `/${issue.path.join("/")}: ${issue.message}`);
-  throw new McpError(ErrorCode.InvalidParams, `Invalid ${method} request: ${problems.join("; ")}`);
-}
 
 /** Built once: a fresh server per request must stay cheap. TypeBox schemas are JSON Schema already. */
 const TOOL_LIST = TOOLS.map((tool) => ({
@@ -51,6 +69,7 @@ const TOOL_LIST = TOOLS.map((tool) => ({
   inputSchema: tool.input as unknown as { type: "object" },
   outputSchema: tool.output as unknown as { type: "object" },
   annotations: { title: tool.title, ...tool.annotations },
+  _meta: { [SCOPE_META]: tool.scope },
 }));
 
 /**
@@ -81,6 +100,7 @@ export async function handleMcpRequest(
     const { name, arguments: args } = (call as CallToolRequest).params;
     return callTool(ctx, name, args ?? {});
   });
+  registerReadHandlers(server, ctx);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -94,6 +114,41 @@ export async function handleMcpRequest(
 }
 
 /**
+ * Resources, prompts, completions and logging: each checks its params with the SDK's schema, then
+ * answers for the caller (api/mcp/resources.ts, prompts.ts, completions.ts).
+ */
+function registerReadHandlers(server: Server, ctx: Ctx): void {
+  server.setRequestHandler(anyParams("resources/templates/list"), (request) => {
+    checked("resources/templates/list", ListResourceTemplatesRequestSchema, request);
+    return { resourceTemplates: RESOURCE_TEMPLATES };
+  });
+  server.setRequestHandler(anyParams("resources/list"), (request) => {
+    const { params } = checked("resources/list", ListResourcesRequestSchema, request);
+    return listResources(ctx, params?.cursor);
+  });
+  server.setRequestHandler(anyParams("resources/read"), (request) =>
+    readResource(ctx, checked("resources/read", ReadResourceRequestSchema, request).params.uri),
+  );
+  server.setRequestHandler(anyParams("prompts/list"), (request) => {
+    checked("prompts/list", ListPromptsRequestSchema, request);
+    return { prompts: PROMPT_LIST };
+  });
+  server.setRequestHandler(anyParams("prompts/get"), (request) => {
+    const { params } = checked("prompts/get", GetPromptRequestSchema, request);
+    return getPrompt(ctx, params.name, params.arguments);
+  });
+  server.setRequestHandler(anyParams("completion/complete"), (request) =>
+    complete(ctx, checked("completion/complete", CompleteRequestSchema, request).params),
+  );
+  // Stateless: there is no session to keep a level for and no log message is ever sent, so a valid
+  // level is acknowledged and forgotten; an unknown one is -32602 (the SDK's own handler accepts it).
+  server.setRequestHandler(anyParams("logging/setLevel"), (request) => {
+    checked("logging/setLevel", SetLevelRequestSchema, request);
+    return {};
+  });
+}
+
+/**
  * Every tool call goes through `runTool` (shared with the chat): a failure the model may read is an
  * `isError` result that says what to change or that a retry may help; anything else is a JSON-RPC
  * internal error without internals (the request id finds it in our logs).
@@ -101,6 +156,9 @@ export async function handleMcpRequest(
 async function callTool(ctx: Ctx, name: string, args: unknown): Promise<CallToolResult> {
   const tool = TOOLS_BY_NAME.get(name);
   if (!tool) return failure(`Unknown tool "${name}". Call tools/list for the available tools.`);
+  // Before the arguments: a token without the scope learns nothing more from this tool.
+  const refusal = missingScope(ctx, tool.scope);
+  if (refusal) return failure(`${name}: ${refusal}`);
   const unstorable = Value.Check(tool.input, args) ? unstorableText(args) : undefined;
   if (unstorable) return failure(`Invalid arguments for ${name}: ${unstorable.path}: ${unstorable.message}`);
   try {

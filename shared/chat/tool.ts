@@ -44,6 +44,7 @@ export const healthChatTool = defineTool({
     }),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  scope: "chat",
   feature: "health",
   run: async (ctx, input) => {
     const turn = await startTurn(ctx, input);

@@ -107,6 +107,18 @@ export async function readSharedChat(ctx: SystemCtx, token: string): Promise<Con
   return { ...chat, messages: messages.map(withoutPersonalData) };
 }
 
+/**
+ * The caller's health chat as a share link shows it: replies that used the profile, logs or lab
+ * results withheld. For readers that may see the chats but not the health data behind them (an MCP
+ * token with the `chat` scope). A research chat is not found, as on the health chat routes.
+ */
+export async function readChatTranscript(ctx: Ctx, chatId: string): Promise<Conversation> {
+  const chat = await ownedChat(ctx, chatId);
+  if (chat.surface !== "health") throw new AppError("NOT_FOUND", `No chat with id ${chatId}.`);
+  const messages = await db(listMessages(ctx.sql, chat.id));
+  return { ...chat, messages: messages.map(withoutPersonalData) };
+}
+
 /** The caller's chat with this id; another account's chat is 404, like a missing one. */
 export async function ownedChat(ctx: Ctx, chatId: string): Promise<ChatSummary> {
   const chat = isUuid(chatId)

@@ -45,6 +45,37 @@ export async function listLogsByAccount(
     order by t.id desc limit ${page.limit}`;
 }
 
+/** A log as a completion or a name lookup sees it. */
+export interface LogName {
+  id: string;
+  title: string;
+}
+
+/**
+ * The account's logs, newest first, whose title starts with `prefix` (ignoring case) or, with
+ * `ids`, whose id does; `total` counts every match, not only the `limit` returned.
+ */
+export async function listLogNamesByPrefix(
+  sql: Db,
+  accountId: string,
+  match: { prefix: string; ids: boolean; limit: number },
+): Promise<{ logs: LogName[]; total: number }> {
+  const byId = match.ids ? sql`or starts_with(t.id::text, lower(${match.prefix}))` : sql``;
+  const rows = await sql<(LogName & { total: number })[]>`
+    select t.id, t.title, count(*) over ()::int as total from trackers t
+    where t.account_id = ${accountId} and (starts_with(lower(t.title), lower(${match.prefix})) ${byId})
+    order by t.id desc limit ${match.limit}`;
+  return { logs: rows.map(({ id, title }) => ({ id, title })), total: rows[0]?.total ?? 0 };
+}
+
+/** The account's logs titled `title` (ignoring case), newest first. */
+export async function listLogsByTitle(sql: Db, accountId: string, title: string): Promise<LogName[]> {
+  return sql<LogName[]>`
+    select t.id, t.title from trackers t
+    where t.account_id = ${accountId} and lower(t.title) = lower(${title})
+    order by t.id desc limit 20`;
+}
+
 export async function updateLog(
   sql: Db,
   accountId: string,

@@ -80,3 +80,20 @@ export async function countPapers(sql: Db): Promise<number> {
   const [row] = await sql<{ count: string }[]>`select count(*) from papers`;
   return Number(row?.count ?? 0);
 }
+
+/**
+ * Up to `limit` paper ids starting with `prefix`, in id order. The lower bound lets the primary key
+ * start at the prefix in any collation; `starts_with` decides (a computed upper bound would depend
+ * on how the database's collation orders punctuation).
+ */
+export async function listPaperIdsByPrefix(sql: Db, prefix: string, limit: number): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    select id from papers where id >= ${prefix} and starts_with(id, ${prefix}) order by id limit ${limit}`;
+  return rows.map((row) => row.id);
+}
+
+export async function countPapersByPrefix(sql: Db, prefix: string): Promise<number> {
+  const [row] = await sql<{ count: string }[]>`
+    select count(*) from papers where id >= ${prefix} and starts_with(id, ${prefix})`;
+  return Number(row?.count ?? 0);
+}

@@ -8,6 +8,8 @@ import type { Db } from "../db/sql";
 export async function listCachedMedicationNames(
   sql: Db,
   limit = 20_000,
+  /** Only names starting with this (lowercase); in alphabetical order either way. */
+  prefix = "",
 ): Promise<{ name: string; generic: string | null }[]> {
   return sql<{ name: string; generic: string | null }[]>`
     select distinct on (lower(names.name)) lower(names.name) as name, lower(names.generic) as generic
@@ -21,6 +23,7 @@ export async function listCachedMedicationNames(
       union all select jsonb_array_elements_text(coalesce(cache.value->'genericNames', '[]'::jsonb)), null
     ) as names
     where (cache.value->>'found')::boolean is true and length(names.name) between 3 and 80
+      and starts_with(lower(names.name), ${prefix})
     order by lower(names.name), names.generic nulls last
     limit ${limit}`;
 }

@@ -16,6 +16,7 @@ export const getAccountTool = defineTool({
   input: T.Object({}, { additionalProperties: false }),
   output: AccountInfoSchema,
   annotations: READ_ONLY,
+  scope: "account:read",
   run: (ctx) => {
     const { rate } = ctx;
     if (!rate) throw new AppError("BAD_REQUEST", "The account tool answers only on a direct API or MCP request.");
@@ -33,6 +34,7 @@ export const getUploadTool = defineTool({
   input: T.Object({ fileId: Text({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
   output: UploadInfoSchema,
   annotations: READ_ONLY,
+  scope: "health:read",
   feature: "health",
   run: (ctx, input) => getUpload(ctx, input),
   render: (u) => `${u.filename}: ${u.status}${u.failureReason ? ` (${u.failureReason})` : ""}.`,

@@ -28,6 +28,7 @@ export const listChatsTool = defineTool({
   ),
   output: ChatListSchema,
   annotations: READ_ONLY,
+  scope: "chat",
   run: (ctx, input) => listChats(ctx, { ...input, surface: input.surface ?? "health" }),
   render: (l) => l.chats.map((c) => `${c.title} (id ${c.id}, ${c.updatedAt})`).join("\n") || "No chats.",
 });
@@ -39,6 +40,7 @@ export const getChatTool = defineTool({
   input: T.Object({ chat_id: ChatId }, { additionalProperties: false }),
   output: ConversationSchema,
   annotations: READ_ONLY,
+  scope: "chat",
   feature: "health",
   run: async (ctx, input) => {
     const conversation = await getConversation(ctx, input.chat_id);
@@ -64,6 +66,7 @@ export const updateChatTool = defineTool({
   ),
   output: ChatSummarySchema,
   annotations: WRITE_IDEMPOTENT,
+  scope: "chat",
   run: (ctx, { chat_id, ...patch }) => {
     if (Object.keys(patch).length === 0) {
       throw new AppError("VALIDATION_FAILED", "Give at least one of title, pinned, archived.");
@@ -80,6 +83,7 @@ export const deleteChatTool = defineTool({
   input: T.Object({ chat_id: ChatId }, { additionalProperties: false }),
   output: T.Object({ deleted: T.Literal(true) }),
   annotations: DELETE,
+  scope: "chat",
   run: (ctx, input) => removeChat(ctx, input.chat_id),
   render: () => "Deleted.",
 });
@@ -92,6 +96,7 @@ export const shareChatTool = defineTool({
   input: T.Object({ chat_id: ChatId }, { additionalProperties: false }),
   output: T.Object({ token: T.String(), url: T.String() }),
   annotations: WRITE,
+  scope: "chat",
   run: (ctx, input) => shareChat(ctx, input.chat_id),
   render: (s) => s.url,
 });
@@ -104,6 +109,7 @@ export const listModelsTool = defineTool({
   input: T.Object({}, { additionalProperties: false }),
   output: T.Object({ surface: T.Literal("health"), models: T.Array(ModelInfoSchema) }),
   annotations: READ_ONLY,
+  scope: "chat",
   run: (ctx) => ({ surface: "health" as const, models: modelsForPlan(ctx.models, ctx.plan) }),
   render: (r) => r.models.map((m) => `${m.id}${m.default ? " (default)" : ""}: ${m.label}`).join("\n"),
 });

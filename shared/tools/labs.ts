@@ -35,6 +35,7 @@ export const listLabPanelsTool = defineTool({
   ),
   output: T.Composite([LabPanelListSchema, T.Object({ flagged: T.Array(FlaggedResultSchema) })]),
   annotations: READ_ONLY,
+  scope: "health:read",
   feature: "health",
   run: async (ctx, input) => {
     const page = await listPanels(ctx, { limit: input.limit ?? PAGE.defaultLimit, cursor: input.cursor });
@@ -80,6 +81,7 @@ export const getLabHistoryTool = defineTool({
   ),
   output: T.Composite([AnalyteHistorySchema, T.Object({ trend: TrendSchema })]),
   annotations: READ_ONLY,
+  scope: "health:read",
   feature: "health",
   run: async (ctx, input) => {
     const history = await analyteHistory(ctx, input);

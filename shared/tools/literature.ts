@@ -34,6 +34,7 @@ export const searchPapersTool = defineTool({
   ),
   output: SearchOutput,
   annotations: READ_ONLY,
+  scope: "papers:read",
   run: async (ctx, input) => {
     const words = input.query.trim().split(/\s+/);
     let count = words.length;

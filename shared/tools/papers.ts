@@ -45,6 +45,7 @@ export const searchPapersByTitleTool = defineTool({
   ),
   output: PaperPageSchema,
   annotations: READ_ONLY,
+  scope: "papers:read",
   run: async (ctx, input) => parsed(await searchPaperTitles(ctx, input)),
   render: (page) => titles(page.data),
 });
@@ -73,6 +74,7 @@ export const searchPapersAdvancedTool = defineTool({
     query: FieldedQueryLooseSchema,
   }),
   annotations: READ_ONLY,
+  scope: "papers:read",
   run: async (ctx, input) => {
     const result = await searchPapersFielded(ctx, input);
     return { ...parsed(result.page), query: result.query };
@@ -97,6 +99,7 @@ export const getPapersTool = defineTool({
   ),
   output: T.Object({ data: T.Array(PaperSchema), missing: T.Array(T.String()) }),
   annotations: READ_ONLY,
+  scope: "papers:read",
   run: (ctx, input) => getPapers(ctx, input),
   render: (r) => `${titles(r.data)}${r.missing.length ? `\nNot found: ${r.missing.join(", ")}` : ""}`,
 });
@@ -118,6 +121,7 @@ export const recentPapersTool = defineTool({
   ),
   output: PaperPageSchema,
   annotations: READ_ONLY,
+  scope: "papers:read",
   run: async (ctx, input) => {
     const result = await searchPapersFielded(ctx, {
       filters: { cat: input.category, all: input.q },
@@ -151,6 +155,7 @@ export const listPaperCategoriesTool = defineTool({
     categories: T.Array(T.Object({ category: T.String(), count: T.Integer() })),
   }),
   annotations: READ_ONLY,
+  scope: "papers:read",
   run: (ctx, input) => paperCategories(ctx, input),
   render: (r) => `${r.totalPapers} papers. ${r.categories.map((c) => `${c.category} ${c.count}`).join(", ")}`,
 });
@@ -179,6 +184,7 @@ export const paperFacetsTool = defineTool({
     submitted: T.Union([T.Object({ from: T.String(), to: T.String() }), T.Null()]),
   }),
   annotations: READ_ONLY,
+  scope: "papers:read",
   run: (ctx, input) => paperFacets(ctx, input),
   render: (f) =>
     `${f.totalHits} papers match "${f.query}". Categories: ${

@@ -22,6 +22,7 @@ export const getMedicationReferenceTool = defineTool({
   input: MedicationInput,
   output: MedicationReferenceSchema,
   annotations: READ_ONLY_OPEN,
+  scope: "papers:read",
   feature: "health",
   run: (ctx, input) => lookupMedication(ctx, input),
   render: (ref) => {
@@ -59,6 +60,7 @@ export const getMedicationLabelSectionsTool = defineTool({
     disclaimer: T.String(),
   }),
   annotations: READ_ONLY_OPEN,
+  scope: "papers:read",
   feature: "health",
   run: async (ctx, input) => {
     const { fda, disclaimer } = await lookupMedication(ctx, input);
@@ -99,6 +101,7 @@ export const getMedicationNdcsTool = defineTool({
     products: T.Array(T.Object({ rxcui: T.String(), name: T.String(), tty: T.String() })),
   }),
   annotations: READ_ONLY_OPEN,
+  scope: "papers:read",
   feature: "health",
   run: async (ctx, input) => {
     const { rxnorm } = await lookupMedication(ctx, input);

@@ -30,14 +30,14 @@ export async function runTool(tool: AnyTool, ctx: Ctx, args: unknown): Promise<T
     if (tool.feature) requireFeature(ctx.plans, ctx, tool.feature);
     return { output: await tool.run(ctx, args as Static<TObject>) };
   } catch (error) {
-    if (isExposed(error)) return { failure: messageOf(error) };
+    if (isExposed(error)) return { failure: failureMessage(error) };
     ctx.log.error("tool failed", { requestId: ctx.requestId, tool: tool.name, error });
     throw new ToolCrash(tool.name);
   }
 }
 
-/** The error's message plus its field details, which say what to change. */
-function messageOf(error: AppError): string {
+/** The error's message plus its field details, which say what to change (also for MCP's other methods). */
+export function failureMessage(error: AppError): string {
   const details = (error.details ?? []).map((d) => `${d.path}: ${d.message}`);
   const text =
     error.message.startsWith("The request is invalid") && details.length ? "Invalid arguments" : error.message;

@@ -1,5 +1,6 @@
 import type { Static, TObject } from "@sinclair/typebox";
 import type { Feature } from "../auth/access";
+import type { Scope } from "../auth/scopes";
 import type { Ctx } from "../context/ctx";
 
 /**
@@ -15,6 +16,12 @@ export interface ToolDefinition<I extends TObject = TObject, O extends TObject =
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
   /** A plan feature the caller needs (checked by the adapters through the same gate as REST). */
   feature?: Feature;
+  /**
+   * The OAuth scope a token needs to call it (shared/auth/scopes.ts), checked by the MCP adapter
+   * before anything runs. The chat adapter does not check it: a chat turn acts for the account on a
+   * worker, with no token.
+   */
+  scope: Scope;
   run(ctx: Ctx, input: Static<I>): Promise<Static<O>> | Static<O>;
   /** A short text rendering of the result for clients that read text content. */
   render(output: Static<O>): string;

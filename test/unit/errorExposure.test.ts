@@ -19,6 +19,7 @@ const failing = (kind: ErrorKind) =>
     input: T.Object({}),
     output: T.Object({}),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    scope: "papers:read",
     run: () => {
       throw new AppError(kind, SECRET);
     },
