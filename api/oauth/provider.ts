@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import Provider, { type Configuration, errors, type KoaContextWithOIDC } from "oidc-provider";
+import type Provider from "oidc-provider";
+import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
 import { findAccountById } from "../../shared/auth/accountRepository";
 import { createOAuthAdapter } from "../../shared/auth/oauth/adapter";
 import { ensureServerKeys } from "../../shared/auth/oauth/repository";
@@ -86,6 +87,9 @@ function newKeys() {
 }
 
 export async function startOAuthServer(deps: Deps): Promise<OAuthServer> {
+  // Loaded on first use: an API that never sees OAuth never loads Koa (nor prints the library's
+  // warning that it supports Node.js LTS only; the OAuth suites run it under Bun).
+  const { default: Provider, errors } = await import("oidc-provider");
   const issuer = publicUrl(deps.env);
   const resource = `${issuer}/api/mcp`;
   const keys = await ensureServerKeys(deps.sql, newKeys());
