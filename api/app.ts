@@ -6,6 +6,7 @@ import { registerFormats } from "../shared/core/formats";
 import { mcpRoutes } from "./mcp/route";
 import { lazyOAuthServer } from "./oauth/provider";
 import { oauthRoutes } from "./oauth/routes";
+import { tokenVerifier } from "./oauth/tokens";
 import { admission } from "./plugins/admission";
 import { corsPolicy } from "./plugins/cors";
 import { errorHandler } from "./plugins/errors";
@@ -60,7 +61,7 @@ export function createApp(deps: Deps) {
     .use(inputGuard())
     .use(largeBodies())
     .use(corsPolicy())
-    .use(admission(deps, authenticator, oauth))
+    .use(admission(deps, authenticator, tokenVerifier(oauth)))
     .use(openApiRoutes(deps, routes.all))
     .use(systemRoutes(deps))
     .use(metricsRoutes(deps))

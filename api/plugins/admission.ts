@@ -1,11 +1,10 @@
 import { Elysia } from "elysia";
 import type { Authenticator } from "../../shared/auth/apiKeys";
 import type { Deps } from "../../shared/context/deps";
-import { mcpAdmission } from "../oauth/bearer";
-import type { LazyOAuthServer } from "../oauth/provider";
 import { keyAdmission, pathOf, policyFor } from "./access";
 import { limitBody } from "./bodyLimit";
 import { GUARDED_PATH, hostGuard } from "./hostGuard";
+import { mcpAdmission, type TokenVerifier } from "./mcpAdmission";
 import { sessionAdmission } from "./session";
 
 /**
@@ -14,9 +13,9 @@ import { sessionAdmission } from "./session";
  * key (on /api/mcp also an OAuth access token) or by website session per its access policy (401, 403, 429). One hook rather than one plugin each: Elysia awaits every async `onRequest` hook,
  * and each await costs every request, while here a step is awaited only when it returned a promise.
  */
-export function admission(deps: Deps, authenticator: Authenticator, oauth: LazyOAuthServer) {
+export function admission(deps: Deps, authenticator: Authenticator, verifyToken: TokenVerifier) {
   const byKey = keyAdmission(authenticator, deps.plans);
-  const byKeyOrToken = mcpAdmission(deps, oauth, byKey);
+  const byKeyOrToken = mcpAdmission(deps, verifyToken, byKey);
   const bySession = sessionAdmission(deps);
   const guardHost = hostGuard(deps.env);
   return (

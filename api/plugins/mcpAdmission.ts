@@ -7,9 +7,8 @@ import { publicUrl } from "../../shared/core/env";
 import { AppError } from "../../shared/core/errors";
 import { isWellFormedKey } from "../../shared/core/keys";
 import { unavailable } from "../../shared/core/unavailable";
-import { type AccessPolicy, API_KEY_CHALLENGE, credentialFrom, type HeaderBag } from "../plugins/access";
 import { stateOf } from "../requestState";
-import type { LazyOAuthServer } from "./provider";
+import { type AccessPolicy, API_KEY_CHALLENGE, credentialFrom, type HeaderBag } from "./access";
 
 /** `Principal.keyId` of a request an OAuth access token authenticated (charged like a session). */
 export const OAUTH_KEY_ID = "oauth";
@@ -18,22 +17,25 @@ const UNAUTHORIZED =
 
 type KeyStep = (request: Request, headers: HeaderBag, policy: AccessPolicy) => Promise<void>;
 
+/** What an access token grants, once checked; a token that grants nothing is a 401 AppError. */
+export interface VerifiedToken {
+  accountId: string;
+  scopes: string[];
+}
+
+/** Checks an OAuth access token for the MCP endpoint (api/oauth/tokens.ts implements it). */
+export type TokenVerifier = (token: string) => Promise<VerifiedToken>;
+
 /**
  * Admission on the MCP endpoint, the protected resource: an API key as everywhere, or an OAuth
  * access token issued for this endpoint (RFC 8707 audience). A token is read from the database on
  * every request, so a revoked grant stops at the next one. Every 401 points at the resource's
  * metadata (RFC 9728), where an MCP client discovers how to get a token.
  */
-export function mcpAdmission(deps: Deps, oauth: LazyOAuthServer, byKey: KeyStep): KeyStep {
+export function mcpAdmission(deps: Deps, verify: TokenVerifier, byKey: KeyStep): KeyStep {
   const charge = createWebCharger(deps.redis, deps.env.REDIS_PREFIX, deps.plans, OAUTH_KEY_ID);
   const byToken = async (request: Request, headers: HeaderBag, policy: AccessPolicy, token: string) => {
-    const server = await oauth.get();
-    const access = await server.provider.AccessToken.find(token).catch(unavailable("PostgreSQL"));
-    if (!access) throw new AppError("UNAUTHORIZED", "The access token is unknown, expired or revoked.");
-    const audience = Array.isArray(access.aud) ? access.aud : [access.aud];
-    if (!audience.includes(server.resource)) {
-      throw new AppError("UNAUTHORIZED", "The access token was not issued for this resource.");
-    }
+    const access = await verify(token);
     const account = await findAccountById(deps.sql, access.accountId).catch(unavailable("PostgreSQL"));
     if (!account) throw new AppError("UNAUTHORIZED", "The access token's account no longer exists.");
     const state = stateOf(request);
@@ -41,7 +43,7 @@ export function mcpAdmission(deps: Deps, oauth: LazyOAuthServer, byKey: KeyStep)
       accountId: account.id,
       keyId: OAUTH_KEY_ID,
       plan: account.plan,
-      scopes: new Set((access.scope ?? "").split(" ").filter(Boolean)),
+      scopes: new Set(access.scopes),
     };
     state.rate = await charge(state.principal);
     setRateLimitHeaders(headers, state.rate);
