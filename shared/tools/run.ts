@@ -1,6 +1,7 @@
 import type { Static, TObject } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { requireFeature } from "../auth/access";
+import { missingScope } from "../auth/scopes";
 import type { Ctx } from "../context/ctx";
 import { type AppError, isExposed } from "../core/errors";
 import type { AnyTool } from "./types";
@@ -20,8 +21,13 @@ export class ToolCrash extends Error {
   }
 }
 
-/** Validates the arguments, checks the plan gate (the same as REST), runs the tool. */
+/**
+ * Checks the caller's OAuth scope (an MCP token's, or the one a chat turn it started carries),
+ * validates the arguments, checks the plan gate (the same as REST), runs the tool.
+ */
 export async function runTool(tool: AnyTool, ctx: Ctx, args: unknown): Promise<ToolResult> {
+  const refusal = missingScope(ctx, tool.scope);
+  if (refusal) return { failure: `${tool.name}: ${refusal}` };
   if (!Value.Check(tool.input, args)) {
     const problems = [...Value.Errors(tool.input, args)].slice(0, 10).map((e) => `${e.path || "/"}: ${e.message}`);
     return { failure: `Invalid arguments for ${tool.name}: ${problems.join("; ")}` };

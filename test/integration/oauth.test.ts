@@ -3,6 +3,7 @@ import { createApp } from "../../api/app";
 import { type OAuthServer, startOAuthServer } from "../../api/oauth/provider";
 import { sweepOAuthRecords } from "../../shared/auth/oauth/sweep";
 import type { Deps } from "../../shared/context/deps";
+import { startWorkers } from "../../workers/runner";
 import { type Site, startSite } from "../helpers/browser";
 import { call, type TestApp } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
@@ -348,6 +349,33 @@ describe("scopes, plan and consent", () => {
     expect(refused.isError).toBe(true);
     expect(refused.text.toLowerCase()).toContain("consent");
   });
+});
+
+describe("a chat started with a token keeps to its scopes", () => {
+  test("without health:read the turn's tools read no health data and the profile is not in the instructions", async () => {
+    const owner = await webUser(app, deps, { plan: "go" });
+    const full = (await connect(site.url, owner)).tokens.access_token;
+    expect(
+      (await toolResult(full, "save_health_profile", { consentGiven: true, conditions: ["Asthma"] })).isError,
+    ).toBe(false);
+    expect((await toolResult(full, "create_health_log", { title: "Secret Migraine Log", kind: "acute" })).isError).toBe(
+      false,
+    );
+    const workers = await startWorkers(deps, { queues: ["chat"] });
+    try {
+      const chatOnly = (await connect(site.url, owner, { scopes: ["papers:read", "chat"] })).tokens.access_token;
+      const narrow = await toolResult(chatOnly, "health_chat", { message: "Show my logs" });
+      expect(narrow.isError).toBe(false);
+      expect(narrow.text).not.toContain("Secret Migraine Log");
+      expect(narrow.text).not.toContain("Asthma");
+      expect(narrow.text).toContain("health:read");
+      // The same question with every scope reads the log: the assertions above can fail.
+      const wide = await toolResult(full, "health_chat", { message: "Show my logs" });
+      expect(wide.text).toContain("Secret Migraine Log");
+    } finally {
+      await workers.close();
+    }
+  }, 60_000);
 });
 
 describe("dashboard: connected applications", () => {

@@ -44,6 +44,7 @@ export async function prepareTurn(ctx: Ctx, input: ChatRequest): Promise<Prepare
     plan: ctx.plan,
     turnId: message.id,
     modelId: model.id,
+    ...(ctx.scopes ? { scopes: [...ctx.scopes] } : {}),
   };
   return { turn, model, created: !existing, message, chat };
 }

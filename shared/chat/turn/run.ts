@@ -1,10 +1,11 @@
 import { convertToModelMessages, isStepCount, streamText, type UIMessage, type UIMessageChunk } from "ai";
-import { contextFor } from "../../context/ctx";
+import { type Caller, contextFor } from "../../context/ctx";
 import type { Deps } from "../../context/deps";
 import { findReplyToTurn, insertAssistantMessage, listMessages, touchChat } from "../../conversations/repository";
 import type { StoredUIMessage, Usage } from "../../conversations/schemas";
 import { redisKeys } from "../../core/redis";
 import { turnPublisher } from "../../events/turnEvents";
+import { missingScope } from "../../auth/scopes";
 import { getProfile } from "../../health/profile";
 import type { Profile } from "../../health/schemas";
 import type { ChatTurn } from "../../jobs/payloads/chatTurn";
@@ -83,13 +84,21 @@ async function readConversation(
   const [existing, history, profile] = await Promise.all([
     findReplyToTurn(deps.sql, turn.turnId),
     listMessages(deps.sql, turn.chatId),
-    getProfile({ sql: deps.sql, accountId: turn.accountId }),
+    // A token without health:read gets no profile in the instructions, as its tools read none.
+    missingScope(callerOf(turn), "health:read")
+      ? undefined
+      : getProfile({ sql: deps.sql, accountId: turn.accountId }),
   ]);
   if (existing) return { answered: existing };
   if (history.some((message) => message.id === turn.turnId)) return { history, profile };
   await started;
   if (!(await awaitStored(deps, turn))) return "not stored";
   return { history: await listMessages(deps.sql, turn.chatId), profile };
+}
+
+/** Who the turn acts for: the account, its plan, and the OAuth scopes its tools keep to. */
+function callerOf(turn: ChatTurn): Caller {
+  return { accountId: turn.accountId, plan: turn.plan, ...(turn.scopes ? { scopes: new Set(turn.scopes) } : {}) };
 }
 
 function modelOf(deps: Deps, turn: ChatTurn): ModelEntry {
@@ -111,7 +120,7 @@ async function streamAnswer(
     model: languageModelFor(model, deps.env, offlineVocabulary(deps)),
     instructions: healthInstructions(conversation.profile, notice),
     messages: await convertToModelMessages(input),
-    tools: toAiSdkTools(CHAT_TOOLS, contextFor(deps, turn.turnId, turn)),
+    tools: toAiSdkTools(CHAT_TOOLS, contextFor(deps, turn.turnId, callerOf(turn))),
     stopWhen: isStepCount(MAX_STEPS),
     // Provider errors go to our log (the SDK would print them); the UI stream turns them into an error chunk.
     onError: ({ error }) => deps.log.warn("chat model error", { turnId: turn.turnId, model: model.id, error }),
@@ -133,7 +142,7 @@ async function relayAnswer(
 ): Promise<{ parts: StoredUIMessage["parts"]; failed: boolean; finishReason: string; usage: Usage }> {
   let reply: UIMessage | undefined;
   let failed = false;
-  const notices = noticeTracker(contextFor(deps, turn.turnId, turn), notice);
+  const notices = noticeTracker(contextFor(deps, turn.turnId, callerOf(turn)), notice);
   const stream = result.toUIMessageStream({
     generateMessageId: () => replyIdFor(turn.turnId),
     // "start" went out already, before the reads.

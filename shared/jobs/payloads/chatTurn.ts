@@ -10,6 +10,8 @@ export const ChatTurnSchema = T.Object(
     /** The user message this turn answers; also the turn's id. */
     turnId: T.String({ minLength: 1, maxLength: 64 }),
     modelId: T.String({ minLength: 1, maxLength: 100 }),
+    /** An OAuth caller's scopes, which the turn's tools keep to; absent (a key, the website): all. */
+    scopes: T.Optional(T.Array(T.String({ minLength: 1, maxLength: 32 }), { maxItems: 16 })),
   },
   { additionalProperties: false },
 );
