@@ -21,7 +21,8 @@ export function serverCard(env: Env) {
         headers: [
           {
             name: "Authorization",
-            description: "Bearer <API key> (x-api-key: <API key> is accepted too).",
+            description:
+              "Bearer <API key> (x-api-key: <API key> is accepted too), or Bearer <OAuth access token>: OAuth clients find the authorization server at /.well-known/oauth-protected-resource/api/mcp.",
             isRequired: true,
             isSecret: true,
           },
