@@ -73,6 +73,7 @@ const GLOBAL_TABLES: Record<string, string> = {
   papers: "the public paper catalog",
   reference_cache: "cached public RxNav/openFDA answers, keyed by query",
   conditions: "the public MONDO terms",
+  oauth_server_keys: "the authorization server's signing and cookie keys, one row for the service",
 };
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
+import { startOAuthServer } from "../../api/oauth/provider";
 import { setPlan } from "../../shared/auth/accounts";
 import type { Deps } from "../../shared/context/deps";
 import type { ChatReply } from "../../shared/conversations/schemas";
@@ -40,6 +41,8 @@ interface OwnedIds {
   pendingFileId: string;
   labPanelId: string;
   labCursor: string;
+  /** An OAuth grant of A's (a connected application on the dashboard). */
+  grantId: string;
 }
 
 beforeAll(async () => {
@@ -120,6 +123,7 @@ async function createOneOfEverything(owner: TestAccount): Promise<OwnedIds> {
     await presign(app, key, { filename: "later.txt", contentType: "text/plain", size: 5 }),
   );
   const labs = await createLabPanels(key);
+  const grantId = await connectApplication(owner.accountId);
   return {
     trackerId: tracker.id,
     otherTrackerId: other.id,
@@ -132,7 +136,22 @@ async function createOneOfEverything(owner: TestAccount): Promise<OwnedIds> {
     fileId: file.fileId,
     pendingFileId: pending.fileId,
     ...labs,
+    grantId,
   };
+}
+
+/** A grant of A's to a registered client, made with the authorization server's own models. */
+async function connectApplication(accountId: string): Promise<string> {
+  const oauth = await startOAuthServer(deps);
+  try {
+    const client = await oauth.provider.Client.find("isolation-client").catch(() => undefined);
+    const clientId = client?.clientId ?? "isolation-client";
+    const grant = new oauth.provider.Grant({ accountId, clientId });
+    grant.addResourceScope(oauth.resource, "papers:read health:read");
+    return await grant.save();
+  } finally {
+    await oauth.close();
+  }
 }
 
 /** Two lab panels of A with a glucose result and A's marker as the lab; a cursor past the first. */
@@ -310,6 +329,13 @@ const WEBSITE_PROBES: RestProbe[] = [
     request: () => ({ path: `/api/dashboard/keys/${a.keyId}` }),
     expect: "notFound",
   },
+  {
+    op: "DELETE /api/dashboard/connections/{id}",
+    auth: "session",
+    covers: ["id"],
+    request: (i) => ({ path: `/api/dashboard/connections/${i.grantId}` }),
+    expect: "notFound",
+  },
 ];
 
 /**
@@ -335,6 +361,12 @@ const REST_NOT_OWNED: Record<string, string> = {
   "GET /assets/{name}": "the website's static script and style files, the same for everyone",
   "GET /api/v1/papers/{id}": "arXiv ids: a public catalog, the same for every account",
   "GET /api/v1/health/condition/{mondoId}": "MONDO ids: public reference terms, not account data",
+  "GET /oauth/authorize/{uid}":
+    "an authorization in progress: it needs the provider's cookie of the browser that started it, not an account",
+  "GET /oauth/interaction/{uid}":
+    "the consent step of an authorization: bound to the starting browser's cookie (403 elsewhere), then to the signed-in session",
+  "POST /oauth/interaction/{uid}":
+    "the consent decision: bound to the starting browser's cookie and the session's CSRF token",
   "GET /api/v1/shared/{token}":
     "the share token is a capability readable without a key by design; revocation and the absence of profile data are tested below",
 };

@@ -255,7 +255,8 @@ describe("completions", () => {
   const visit = { type: "ref/prompt", name: "prepare_doctor_visit" };
 
   test("paper ids need papers:read", async () => {
-    const prefix = paper.id.slice(0, 6);
+    // Long enough that other files' papers cannot push this one past the first 100 values.
+    const prefix = paper.id.slice(0, -1);
     expect((await complete(["papers:read"], paperRef, "arxivId", prefix)).values).toContain(paper.id);
     expect(await complete(allBut("papers:read"), paperRef, "arxivId", prefix)).toEqual({
       values: [],
