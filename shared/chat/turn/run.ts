@@ -1,11 +1,11 @@
 import { convertToModelMessages, isStepCount, streamText, type UIMessage, type UIMessageChunk } from "ai";
+import { missingScope } from "../../auth/scopes";
 import { type Caller, contextFor } from "../../context/ctx";
 import type { Deps } from "../../context/deps";
 import { findReplyToTurn, insertAssistantMessage, listMessages, touchChat } from "../../conversations/repository";
 import type { StoredUIMessage, Usage } from "../../conversations/schemas";
 import { redisKeys } from "../../core/redis";
 import { turnPublisher } from "../../events/turnEvents";
-import { missingScope } from "../../auth/scopes";
 import { getProfile } from "../../health/profile";
 import type { Profile } from "../../health/schemas";
 import type { ChatTurn } from "../../jobs/payloads/chatTurn";
@@ -85,9 +85,7 @@ async function readConversation(
     findReplyToTurn(deps.sql, turn.turnId),
     listMessages(deps.sql, turn.chatId),
     // A token without health:read gets no profile in the instructions, as its tools read none.
-    missingScope(callerOf(turn), "health:read")
-      ? undefined
-      : getProfile({ sql: deps.sql, accountId: turn.accountId }),
+    missingScope(callerOf(turn), "health:read") ? undefined : getProfile({ sql: deps.sql, accountId: turn.accountId }),
   ]);
   if (existing) return { answered: existing };
   if (history.some((message) => message.id === turn.turnId)) return { history, profile };
