@@ -10,7 +10,10 @@ import type {
 import type { Browser, Page } from "playwright-core";
 import { createApp } from "../../api/app";
 import { freePort } from "../../scripts/lib/processes";
+import { upsertPapers } from "../../shared/papers/repository";
+import type { Paper } from "../../shared/records/paper";
 import { launchChromium, type Site, startSite } from "../helpers/browser";
+import { demoPapers } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
 import { type WebUser, webUser } from "../helpers/website";
 
@@ -91,10 +94,14 @@ let callback: ReturnType<typeof startCallback>;
 const assistant = () => new HostedAssistant(callback.url);
 let host: HostedAssistant;
 let mcpUrl: URL;
+/** A paper the client reads as a resource. */
+let paper: Paper;
 
 beforeAll(async () => {
   site = await startSite(await testDeps());
   user = await webUser(createApp(site.deps), site.deps, { plan: "go" });
+  paper = (await demoPapers())[0] as Paper;
+  await upsertPapers(site.deps.sql, [paper]);
   callback = startCallback();
   browser = await launchChromium();
   page = await browser.newPage();
@@ -161,6 +168,31 @@ describe("a hosted assistant connects over OAuth", () => {
     const chats = await client.callTool({ name: "list_chats", arguments: {} });
     expect(chats.isError).toBe(true);
     expect(JSON.stringify(chats.content)).toContain("chat");
+    await client.close();
+  });
+
+  test("and reads resources, gets prompts and completions within its scopes", async () => {
+    const client = await connectClient();
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toContain("paper://{arxivId}");
+    const read = await client.readResource({ uri: `paper://${paper.id}` });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: paper.id, title: paper.title });
+    const completion = await client.complete({
+      ref: { type: "ref/resource", uri: "paper://{arxivId}" },
+      argument: { name: "arxivId", value: paper.id.slice(0, -1) },
+    });
+    expect(completion.completion.values).toContain(paper.id);
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name).sort()).toEqual([
+      "check_my_medications",
+      "explain_condition",
+      "literature_review",
+      "prepare_doctor_visit",
+    ]);
+    const review = await client.getPrompt({ name: "literature_review", arguments: { topic: "neutrino" } });
+    expect(review.messages.length).toBeGreaterThan(0);
+    // The health prompt needs health:read, which the user did not allow.
+    await expect(client.getPrompt({ name: "prepare_doctor_visit", arguments: {} })).rejects.toThrow(/health:read/);
     await client.close();
   });
 
