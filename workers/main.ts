@@ -1,3 +1,5 @@
+import { announceIndexChange } from "../search-index/answerCache";
+import { indexUid } from "../search-index/indexes";
 import { createDeps } from "../shared/context/deps";
 import { exitGracefully } from "../shared/context/shutdown";
 import { loadEnv } from "../shared/core/env";
@@ -15,6 +17,8 @@ for (const name of await applyIndexSettings(deps.meili, env.MEILI_INDEX_PREFIX))
     fix: "bun run papers:reindex (bun run start does it by itself)",
   });
 }
+// New settings (or an emptied index) change answers: API processes drop what they cached.
+await announceIndexChange(deps.redis, env.REDIS_PREFIX, indexUid(env.MEILI_INDEX_PREFIX, "papers"));
 const workers = await startWorkers(deps);
 
 exitGracefully("workers", deps, () => workers.close());

@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../shared/context/deps";
 import { invalidRequest } from "../../shared/core/errors";
 import { Text } from "../../shared/core/text";
+import type { Served } from "../../search-index/answerCache";
 import { PaginationSchema, type PaperPageJson, PaperPageSchema, pageJson } from "../../shared/papers/page";
 import {
   DEFAULT_LIMIT,
@@ -72,9 +73,16 @@ const AdvancedPageSchema = t.Object({
  * retrieved with exactly the record's fields, which the search tests compare against the source
  * records.
  */
-function pageResponse(page: PaperPageJson, extra?: Record<string, unknown>): Response {
-  return jsonResponse(pageJson(page, extra));
+function pageResponse(page: Served<PaperPageJson>, extra?: Record<string, unknown>): Response {
+  const response = jsonResponse(pageJson(page, extra));
+  response.headers.set(CACHE_HEADER, page.cache);
+  return response;
 }
+
+/** How the answer cache served a search (`hit`, `miss`, `bypass`), for operators and the bench. */
+const CACHE_HEADER = "x-search-cache";
+const CACHE_NOTE =
+  " The answer says how this process's answer cache served it in `X-Search-Cache`: `hit`, `miss`, or `bypass` (the cache could not confirm it is current); a cached answer is never older than the last index change announced.";
 
 /** Fresh objects per app: Elysia's hook merging can write into a route's `detail`. */
 const paperDocs = () => ({
@@ -82,13 +90,13 @@ const paperDocs = () => ({
     tags: ["Papers"],
     summary: "Search paper titles",
     description:
-      "Every query word must match a whole word of the title (case and diacritics folded, no typos or prefixes); quoted words must appear together.",
+      `Every query word must match a whole word of the title (case and diacritics folded, no typos or prefixes); quoted words must appear together.${CACHE_NOTE}`,
   },
   fieldedSearch: {
     tags: ["Papers"],
     summary: "Fielded paper search",
     description:
-      "Filters are ANDed. Text filters match whole words (see the README); `au` takes a comma-separated list of names, all required; `cat` matches a category exactly or every category of an archive; `id` matches the paper id with or without version.",
+      `Filters are ANDed. Text filters match whole words (see the README); \`au\` takes a comma-separated list of names, all required; \`cat\` matches a category exactly or every category of an archive; \`id\` matches the paper id with or without version.${CACHE_NOTE}`,
   },
   paper: failures(
     {

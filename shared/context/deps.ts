@@ -1,3 +1,4 @@
+import { createSearchCache, type SearchCache } from "../../search-index/answerCache";
 import { createMeili, type Meilisearch } from "../../search-index/client";
 import { meiliConnection } from "../../search-index/config";
 import { databaseUrl, type Env, redisUrl } from "../core/env";
@@ -35,6 +36,8 @@ export interface Deps {
   uploads: UploadConfig;
   /** The health models this deployment runs (`models` here so tests can add entries). */
   models: readonly ModelEntry[];
+  /** Paper-search answers of this process, cleared when an index changes (search-index/answerCache.ts). */
+  searchCache: SearchCache;
 }
 
 export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "log" | "models">> = {}): Deps {
@@ -54,6 +57,11 @@ export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "lo
     turnSubscriber: createTurnSubscriber(redisUrl(env), env.REDIS_PREFIX),
     uploads: uploadConfig(env),
     models: overrides.models ?? modelCatalog(env),
+    searchCache: createSearchCache(redisUrl(env), redis, env.REDIS_PREFIX, {
+      maxBytes: env.SEARCH_CACHE_MAX_BYTES,
+      ttlMs: env.SEARCH_CACHE_TTL_MS,
+      freshForMs: env.SEARCH_CACHE_FRESH_MS,
+    }),
   };
 }
 
@@ -62,6 +70,7 @@ export async function closeDeps(deps: Deps): Promise<void> {
   await deps.authEvents.close();
   await deps.jobEvents.close().catch(() => {});
   await deps.turnSubscriber.close();
+  await deps.searchCache.close();
   await deps.sql.end({ timeout: 5 });
   deps.redis.disconnect();
 }

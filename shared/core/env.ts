@@ -44,6 +44,15 @@ export const EnvSchema = T.Object({
   OPENFDA_BASE_URL: T.String({ default: "https://api.fda.gov", description: "openFDA API base." }),
   /** Optional: raises openFDA's limits (240 requests/minute, 120,000/day per key instead of 1,000/day per IP). */
   OPENFDA_API_KEY: T.Optional(T.String()),
+  /** Bytes of paper-search answers each process keeps (LRU); 0 turns the answer cache off. */
+  SEARCH_CACHE_MAX_BYTES: T.Integer({ minimum: 0, maximum: 8 * 1024 ** 3, default: 64 * 1024 ** 2 }),
+  /** The longest a cached search answer is served; a backstop only: index changes clear it at once. */
+  SEARCH_CACHE_TTL_MS: T.Integer({ minimum: 1000, maximum: 86_400_000, default: 300_000 }),
+  /**
+   * How long cached answers stay usable without the index version confirmed from Redis (read a few
+   * times per period); past it every search goes to Meilisearch until Redis answers again.
+   */
+  SEARCH_CACHE_FRESH_MS: T.Integer({ minimum: 200, maximum: 60_000, default: 2000 }),
   /** One upstream HTTP call's time limit; a timeout counts as a transient failure and is retried. */
   UPSTREAM_TIMEOUT_MS: T.Integer({ minimum: 50, maximum: 120_000, default: 8000 }),
   /** How long a request waits for a queued reference lookup before answering from the stale cache or 502. */

@@ -43,6 +43,20 @@ export const rateLimitRejections = processMetrics.register(
   ),
 );
 
+export const searchCacheEvents = processMetrics.register(
+  new Counter(
+    "search_cache_events_total",
+    "Paper searches by how the answer cache served them (hit, miss, bypass: the cache could not confirm it is current), and answers evicted to stay within SEARCH_CACHE_MAX_BYTES (eviction).",
+    ["event"],
+  ),
+);
+
+export const searchCacheBytes = processMetrics.register(
+  new Gauge("search_cache_bytes", "Bytes of search answers this process holds in its answer cache.", []),
+);
+
 // Every series that can be known in advance exists from the start, so rate() sees its first increment.
 chatStreamsActive.labels();
 rateLimitRejections.labels();
+for (const event of ["hit", "miss", "bypass", "eviction"]) searchCacheEvents.labels(event);
+searchCacheBytes.labels();

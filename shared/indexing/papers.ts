@@ -1,3 +1,4 @@
+import { announceIndexChange } from "../../search-index/answerCache";
 import { indexUid } from "../../search-index/indexes";
 import { finishedTask } from "../../search-index/taskWatcher";
 import type { SystemCtx } from "../context/ctx";
@@ -5,6 +6,8 @@ import type { JobPayload } from "../jobs/catalog";
 import { listPapersInRange, upsertPapers } from "../papers/repository";
 import { toPaperDocument } from "../papers/search/document";
 import { type Paper, toPaper } from "../records/paper";
+
+type IndexCtx = Pick<SystemCtx, "sql" | "meili" | "env" | "redis">;
 
 /** A batch may wait behind many others: a full snapshot's batches queue up in Meilisearch. */
 const SEARCH_WRITE_TIMEOUT_MS = 600_000;
@@ -20,25 +23,19 @@ export interface SearchWrite {
  * queued. Both writes are upserts by id, so a retried or repeated batch leaves exactly one copy of
  * each paper. The caller waits with `searchApplied`, and need not hold the papers meanwhile.
  */
-export async function storePapers(
-  ctx: Pick<SystemCtx, "sql" | "meili" | "env">,
-  papers: Paper[],
-): Promise<SearchWrite> {
+export async function storePapers(ctx: IndexCtx, papers: Paper[]): Promise<SearchWrite> {
   await upsertPapers(ctx.sql, papers);
   return sendToSearch(ctx, papers);
 }
 
 /** `storePapers`, then the wait: the batch is searchable when this resolves. */
-export async function indexPapers(
-  ctx: Pick<SystemCtx, "sql" | "meili" | "env">,
-  papers: Paper[],
-): Promise<{ papers: number }> {
+export async function indexPapers(ctx: IndexCtx, papers: Paper[]): Promise<{ papers: number }> {
   return searchApplied(ctx, await storePapers(ctx, papers));
 }
 
 /** Rebuilds the search documents of papers already in PostgreSQL (`after < id <= through`). */
 export async function reindexRange(
-  ctx: Pick<SystemCtx, "sql" | "meili" | "env">,
+  ctx: IndexCtx,
   range: { after: string; through: string },
 ): Promise<{ papers: number }> {
   return searchApplied(ctx, await sendToSearch(ctx, await listPapersInRange(ctx.sql, range.after, range.through)));
@@ -52,13 +49,17 @@ async function sendToSearch(ctx: Pick<SystemCtx, "meili" | "env">, papers: Paper
   return { taskUid: task.taskUid, papers: papers.length };
 }
 
-/** Waits until Meilisearch has applied a batch; a failed task is an error (the job retries). */
-export async function searchApplied(ctx: Pick<SystemCtx, "meili">, write: SearchWrite): Promise<{ papers: number }> {
+/**
+ * Waits until Meilisearch has applied a batch; a failed task is an error (the job retries). Once it
+ * has, every process's cached search answers of the index are announced stale.
+ */
+export async function searchApplied(ctx: IndexCtx, write: SearchWrite): Promise<{ papers: number }> {
   if (write.papers === 0) return { papers: 0 };
   const task = await finishedTask(ctx.meili, write.taskUid, SEARCH_WRITE_TIMEOUT_MS);
   if (task.status !== "succeeded") {
     throw new Error(`Meilisearch task ${task.uid} ${task.status}: ${JSON.stringify(task.error)}`);
   }
+  await announceIndexChange(ctx.redis, ctx.env.REDIS_PREFIX, indexUid(ctx.env.MEILI_INDEX_PREFIX, "papers"));
   return { papers: write.papers };
 }
 
@@ -67,10 +68,7 @@ export async function searchApplied(ctx: Pick<SystemCtx, "meili">, write: Search
  * records: they are dropped from this process's copy of the job (Redis keeps the job's own, for a
  * retry), so the many jobs in flight that large Meilisearch batches need cost little memory.
  */
-export async function indexPaperBatch(
-  ctx: Pick<SystemCtx, "sql" | "meili" | "env">,
-  payload: JobPayload<"papers.index-batch">,
-) {
+export async function indexPaperBatch(ctx: IndexCtx, payload: JobPayload<"papers.index-batch">) {
   const write = await storePapers(ctx, payload.records.map(toPaper));
   payload.records = [];
   return searchApplied(ctx, write);

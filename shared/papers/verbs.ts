@@ -1,3 +1,5 @@
+import type { Served } from "../../search-index/answerCache";
+import { indexUid } from "../../search-index/indexes";
 import type { Ctx, SystemCtx } from "../context/ctx";
 import { AppError } from "../core/errors";
 import { unavailable } from "../core/unavailable";
@@ -17,27 +19,40 @@ import { type FieldedInput, fieldedQuery, type Paging, paging, titleText } from 
  */
 const search = <T>(work: Promise<T>) => work.catch(unavailable("Meilisearch"));
 
+type SearchCtx = Pick<Ctx, "meili" | "env" | "plans" | "plan" | "searchCache">;
+
+/**
+ * A page from the process's answer cache (search-index/answerCache.ts), keyed by the search as it
+ * runs: normalised text and filters, and the page window after the plan's cap.
+ */
+function cachedPage(ctx: SearchCtx, query: string, run: () => Promise<PaperPageJson>): Promise<Served<PaperPageJson>> {
+  const uid = indexUid(ctx.env.MEILI_INDEX_PREFIX, "papers");
+  return ctx.searchCache.answer(uid, query, () => search(run()), pageBytes);
+}
+
+const pageBytes = (page: PaperPageJson) => page.data.byteLength + 128;
+
 /** Title search (GET /api/v1/papers/search and the title tool). */
-export function searchPaperTitles(
-  ctx: Pick<Ctx, "meili" | "env" | "plans" | "plan">,
-  input: { q: string } & Paging,
-): Promise<PaperPageJson> {
+export function searchPaperTitles(ctx: SearchCtx, input: { q: string } & Paging): Promise<Served<PaperPageJson>> {
   const q = titleText(input.q);
-  return search(searchTitles(ctx.meili, ctx.env.MEILI_INDEX_PREFIX, { q, ...paging(ctx, input) }));
+  const window = paging(ctx, input);
+  return cachedPage(ctx, JSON.stringify(["title", q, window.page, window.limit]), () =>
+    searchTitles(ctx.meili, ctx.env.MEILI_INDEX_PREFIX, { q, ...window }),
+  );
 }
 
 export interface FieldedResult {
-  page: PaperPageJson;
+  page: Served<PaperPageJson>;
   query: FieldedQuery;
 }
 
 /** Fielded search (POST /api/v1/papers/search and the fielded, recent and literature tools). */
-export async function searchPapersFielded(
-  ctx: Pick<Ctx, "meili" | "env" | "plans" | "plan">,
-  input: FieldedInput,
-): Promise<FieldedResult> {
+export async function searchPapersFielded(ctx: SearchCtx, input: FieldedInput): Promise<FieldedResult> {
   const { search: query, echo } = fieldedQuery(ctx, input);
-  const page = await search(searchAdvanced(ctx.meili, ctx.env.MEILI_INDEX_PREFIX, query));
+  // Filters in a fixed order, so the same search written two ways is one entry.
+  const filters = Object.entries(query.filters).sort(([a], [b]) => a.localeCompare(b));
+  const key = JSON.stringify(["fielded", filters, { ...query, filters: undefined }]);
+  const page = await cachedPage(ctx, key, () => searchAdvanced(ctx.meili, ctx.env.MEILI_INDEX_PREFIX, query));
   return { page, query: echo };
 }
 

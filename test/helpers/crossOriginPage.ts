@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Page } from "playwright-core";
+import { announceIndexChange } from "../../search-index/answerCache";
 import { indexUid } from "../../search-index/indexes";
 import type { Deps } from "../../shared/context/deps";
 import { applyIndexSettings } from "../../shared/indexing/settings";
@@ -22,6 +23,7 @@ export async function fewPapersIndex(base: Deps, name: string): Promise<{ deps: 
     .index(indexUid(prefix, "papers"))
     .addDocuments(papers.map(toPaperDocument), { primaryKey: "pk" })
     .waitTask({ timeout: 25_000 });
+  await announceIndexChange(base.redis, base.env.REDIS_PREFIX, indexUid(prefix, "papers"));
   return { deps: { ...base, env: { ...base.env, MEILI_INDEX_PREFIX: prefix } }, papers };
 }
 

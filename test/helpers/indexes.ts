@@ -1,20 +1,23 @@
 import { DEMO_PAPERS } from "../../scripts/lib/seed";
 import { DEMO_CONDITIONS } from "../../scripts/lib/seedConditions";
+import { announceIndexChange } from "../../search-index/answerCache";
 import { indexUid } from "../../search-index/indexes";
 import type { Deps } from "../../shared/context/deps";
 import { applyIndexSettings } from "../../shared/indexing/settings";
 import { toPaperDocument } from "../../shared/papers/search/document";
-import { type Paper, parseSourceLine, toPaper } from "../../shared/records/paper";
+import { type Paper, parseSourceLine, type SourcePaper, toPaper } from "../../shared/records/paper";
 import { startWorkers } from "../../workers/runner";
 import { processEnvFor } from "./infra";
 
 /** The bundled demo papers as API records, in file order. */
 export async function demoPapers(): Promise<Paper[]> {
+  return (await demoSources()).map(toPaper);
+}
+
+/** The bundled demo papers as the snapshot's source records (what an ingest takes). */
+export async function demoSources(): Promise<SourcePaper[]> {
   const text = new TextDecoder().decode(Bun.gunzipSync(await Bun.file(DEMO_PAPERS).bytes()));
-  return text
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => toPaper(parseSourceLine(line)));
+  return text.split("\n").filter(Boolean).map(parseSourceLine);
 }
 
 /**
@@ -34,6 +37,8 @@ export async function ownIndexes(base: Deps, name: string, options: { conditions
     .index(indexUid(prefix, "papers"))
     .addDocuments(documents, { primaryKey: "pk" })
     .waitTask({ timeout: 60_000 });
+  // As the workers do after a write: cached answers of an earlier index of this name are dropped.
+  await announceIndexChange(deps.redis, deps.env.REDIS_PREFIX, indexUid(prefix, "papers"));
   return deps;
 }
 

@@ -37,5 +37,5 @@ describe("waiting for Meilisearch tasks", () => {
 });
 
 function ctxOf(deps: Awaited<ReturnType<typeof testDeps>>) {
-  return { sql: deps.sql, meili: deps.meili, indexPrefix: deps.env.MEILI_INDEX_PREFIX };
+  return { sql: deps.sql, meili: deps.meili, redis: deps.redis, env: deps.env };
 }
