@@ -1,8 +1,8 @@
 import { Elysia, t } from "elysia";
+import type { Served } from "../../search-index/answerCache";
 import type { Deps } from "../../shared/context/deps";
 import { invalidRequest } from "../../shared/core/errors";
 import { Text } from "../../shared/core/text";
-import type { Served } from "../../search-index/answerCache";
 import { PaginationSchema, type PaperPageJson, PaperPageSchema, pageJson } from "../../shared/papers/page";
 import {
   DEFAULT_LIMIT,
@@ -89,14 +89,12 @@ const paperDocs = () => ({
   titleSearch: {
     tags: ["Papers"],
     summary: "Search paper titles",
-    description:
-      `Every query word must match a whole word of the title (case and diacritics folded, no typos or prefixes); quoted words must appear together.${CACHE_NOTE}`,
+    description: `Every query word must match a whole word of the title (case and diacritics folded, no typos or prefixes); quoted words must appear together.${CACHE_NOTE}`,
   },
   fieldedSearch: {
     tags: ["Papers"],
     summary: "Fielded paper search",
-    description:
-      `Filters are ANDed. Text filters match whole words (see the README); \`au\` takes a comma-separated list of names, all required; \`cat\` matches a category exactly or every category of an archive; \`id\` matches the paper id with or without version.${CACHE_NOTE}`,
+    description: `Filters are ANDed. Text filters match whole words (see the README); \`au\` takes a comma-separated list of names, all required; \`cat\` matches a category exactly or every category of an archive; \`id\` matches the paper id with or without version.${CACHE_NOTE}`,
   },
   paper: failures(
     {
