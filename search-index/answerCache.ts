@@ -149,6 +149,8 @@ export function createSearchCache(redisUrl: string, redis: Redis, prefix: string
       query: string,
       compute: () => Promise<V>,
       sizeOf: (value: V) => number,
+      /** The value as kept: e.g. its bytes copied out of the larger buffer they are a view of. */
+      keep: (value: V) => V = (value) => value,
     ): Promise<Served<V>> {
       if (settings.maxBytes <= 0) return { ...(await compute()), cache: "bypass" };
       const version = usableVersion(uid);
@@ -171,7 +173,7 @@ export function createSearchCache(redisUrl: string, redis: Redis, prefix: string
       if (!running) {
         running = compute().then((value) => {
           // Stored only if no change was heard meanwhile: the answer may predate it.
-          if (indexes.get(uid)?.version === version) store(key, value, sizeOf(value));
+          if (indexes.get(uid)?.version === version) store(key, keep(value), sizeOf(value));
           return value;
         });
         const shared = running.finally(() => pending.delete(key));

@@ -27,10 +27,15 @@ type SearchCtx = Pick<Ctx, "meili" | "env" | "plans" | "plan" | "searchCache">;
  */
 function cachedPage(ctx: SearchCtx, query: string, run: () => Promise<PaperPageJson>): Promise<Served<PaperPageJson>> {
   const uid = indexUid(ctx.env.MEILI_INDEX_PREFIX, "papers");
-  return ctx.searchCache.answer(uid, query, () => search(run()), pageBytes);
+  return ctx.searchCache.answer(uid, query, () => search(run()), pageBytes, ownBytes);
 }
 
 const pageBytes = (page: PaperPageJson) => page.data.byteLength + 128;
+/** A page's papers are a view of Meilisearch's whole answer: the cache keeps a copy of just them. */
+const ownBytes = (page: PaperPageJson): PaperPageJson => ({
+  data: new Uint8Array(page.data),
+  pagination: page.pagination,
+});
 
 /** Title search (GET /api/v1/papers/search and the title tool). */
 export function searchPaperTitles(ctx: SearchCtx, input: { q: string } & Paging): Promise<Served<PaperPageJson>> {

@@ -7,6 +7,14 @@ local auth = os.getenv("BENCH_AUTH")
 -- Accept-Encoding, so Meilisearch answers uncompressed, as it does to the API (which asks for
 -- `identity`): compressed answers cost Meilisearch twice the CPU and stall on keep-alive.
 
+-- Each thread starts at its own share of the list (BENCH_THREADS of them), so a list of requests
+-- that must not repeat (the cache bench's unique mix) is not sent once per thread.
+local threads = 0
+setup = function(thread)
+  thread:set("offset", threads)
+  threads = threads + 1
+end
+
 -- Formatted in init, per thread: at load time wrk has not set the Host header yet.
 init = function(args)
   for line in io.lines(os.getenv("BENCH_REQUESTS")) do
@@ -15,6 +23,7 @@ init = function(args)
     if body == "" then body = nil end
     table.insert(requests, wrk.format(method, path, headers, body))
   end
+  n = (offset or 0) * math.floor(#requests / tonumber(os.getenv("BENCH_THREADS") or "2"))
 end
 
 request = function()
