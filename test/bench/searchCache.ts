@@ -21,9 +21,9 @@ import { createAccount } from "../../shared/auth/accounts";
 import { enqueue } from "../../shared/jobs/queue";
 import { fieldedSearchBody } from "../../shared/papers/search/advancedSearch";
 import { titleSearchBody } from "../../shared/papers/search/titleSearch";
-import { parseSourceLine, type SourcePaper, toPaper } from "../../shared/records/paper";
+import { type SourcePaper, toPaper } from "../../shared/records/paper";
 import { queueEventsFor } from "../helpers/infra";
-import { benchWorld, formatResult, serve, type WrkResult, wrk } from "./world";
+import { benchWorld, formatResult, ingestFile, serve, type WrkResult, wrk } from "./world";
 
 const SOURCE = process.env.BENCH_PAPERS ? resolve(process.env.BENCH_PAPERS) : DEMO_PAPERS;
 const DURATION = process.env.BENCH_SECONDS ?? "10";
@@ -58,17 +58,8 @@ const workers = Bun.spawn([process.execPath, "workers/main.ts"], {
 });
 const apis: Awaited<ReturnType<typeof serve>>[] = [];
 try {
-  const ingest = Bun.spawn([process.execPath, "scripts/papers-ingest.ts", SOURCE], {
-    env: childEnv,
-    stdout: "ignore",
-    stderr: "ignore",
-  });
-  if ((await ingest.exited) !== 0) throw new Error("papers:ingest failed");
+  const { sources } = await ingestFile(childEnv, SOURCE);
   progress("ingested");
-  const text = new TextDecoder().decode(
-    SOURCE.endsWith(".gz") ? Bun.gunzipSync(await Bun.file(SOURCE).bytes()) : await Bun.file(SOURCE).bytes(),
-  );
-  const sources = text.split("\n").filter(Boolean).map(parseSourceLine);
   const papers = sources.map(toPaper);
   const uid = indexUid(env.MEILI_INDEX_PREFIX, "papers");
   const { apiKey } = await createAccount(

@@ -11,6 +11,7 @@ import { type Env, LOCAL_DATABASE_URL, parseEnv } from "../../shared/core/env";
 import { createLogger } from "../../shared/core/log";
 import { redisReady } from "../../shared/core/redis";
 import { dropDatabase } from "../../shared/db/sql";
+import { parseSourceLine, type SourcePaper } from "../../shared/records/paper";
 import { processEnvFor } from "../helpers/infra";
 
 /** An isolated database, Redis prefix and Meilisearch for one bench run, removed at the end. */
@@ -65,6 +66,26 @@ export async function loadDemoData(childEnv: Record<string, string | undefined>)
     const child = Bun.spawn([process.execPath, script, file], { env: childEnv, stdout: "ignore", stderr: "ignore" });
     if ((await child.exited) !== 0) throw new Error(`${script} failed`);
   }
+}
+
+/**
+ * `papers:ingest` of a file through the queue, with workers the caller has started; its summary
+ * (records, seconds). The file's records as source records come with it.
+ */
+export async function ingestFile(
+  childEnv: Record<string, string | undefined>,
+  file: string,
+): Promise<{ summary: { records: number; seconds: number }; sources: SourcePaper[] }> {
+  const ingest = Bun.spawn([process.execPath, "scripts/papers-ingest.ts", file], {
+    env: childEnv,
+    stdout: "pipe",
+    stderr: "ignore",
+  });
+  if ((await ingest.exited) !== 0) throw new Error("papers:ingest failed");
+  const summary = JSON.parse(await new Response(ingest.stdout).text()) as { records: number; seconds: number };
+  const bytes = await Bun.file(file).bytes();
+  const text = new TextDecoder().decode(file.endsWith(".gz") ? Bun.gunzipSync(bytes) : bytes);
+  return { summary, sources: text.split("\n").filter(Boolean).map(parseSourceLine) };
 }
 
 export async function serve(mode: "bare" | "full", childEnv: Record<string, string | undefined>) {
