@@ -12,6 +12,10 @@ import { searchCacheBytes, searchCacheEvents } from "../shared/core/serviceMetri
  * from Redis every `confirmEveryMs`, and when it has not been confirmed for `freshForMs` (Redis
  * away, the subscription lost) every search bypasses the cache until it is. The TTL is a backstop
  * only. Entries are bounded by their bytes (LRU); concurrent identical searches share one call.
+ *
+ * An answer is kept the second time its search is asked (a "doorkeeper": the first time only the
+ * key is noted). Traffic that never repeats then costs a Set lookup instead of filling the cache
+ * with answers nobody asks for again, which the garbage collector would have to trace.
  */
 export interface SearchCacheSettings {
   maxBytes: number;
@@ -38,6 +42,8 @@ interface IndexState {
 export type Served<V> = V & { cache: CacheOutcome };
 
 const KEY_OVERHEAD_BYTES = 64;
+/** Keys the doorkeeper remembers before it starts over (a few MB of strings at most). */
+const DOORKEEPER_KEYS = 50_000;
 const bytesGauge = searchCacheBytes.labels();
 
 export function indexVersionKey(prefix: string, indexUid: string): string {
@@ -61,6 +67,8 @@ export function createSearchCache(redisUrl: string, redis: Redis, prefix: string
   const entries = new Map<string, Entry<unknown>>();
   const pending = new Map<string, Promise<unknown>>();
   const indexes = new Map<string, IndexState>();
+  /** Keys asked once since the doorkeeper was last emptied. */
+  let askedOnce = new Set<string>();
   let bytes = 0;
   let subscriber: Redis | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -114,6 +122,12 @@ export function createSearchCache(redisUrl: string, redis: Redis, prefix: string
     });
     timer = setInterval(() => void confirm(), confirmEveryMs);
     timer.unref?.();
+  };
+  const admitted = (key: string): boolean => {
+    if (askedOnce.delete(key)) return true;
+    if (askedOnce.size >= DOORKEEPER_KEYS) askedOnce = new Set();
+    askedOnce.add(key);
+    return false;
   };
   const usableVersion = (uid: string): string | undefined => {
     let state = indexes.get(uid);
@@ -172,8 +186,9 @@ export function createSearchCache(redisUrl: string, redis: Redis, prefix: string
       let running = pending.get(key) as Promise<V> | undefined;
       if (!running) {
         running = compute().then((value) => {
-          // Stored only if no change was heard meanwhile: the answer may predate it.
-          if (indexes.get(uid)?.version === version) store(key, keep(value), sizeOf(value));
+          // Stored only if no change was heard meanwhile (the answer may predate it), and only for a
+          // search asked before.
+          if (indexes.get(uid)?.version === version && admitted(key)) store(key, keep(value), sizeOf(value));
           return value;
         });
         const shared = running.finally(() => pending.delete(key));
