@@ -20,7 +20,7 @@ import { createOfflineModel } from "../../shared/llm/offline/model";
 import { toAiSdkTools } from "../../shared/tools/aiSdk";
 import { CHAT_TOOLS } from "../../shared/tools/chatTools";
 import { HOP_QUEUE, hopChannel } from "./queueHop";
-import { benchWorld, serve } from "./world";
+import { benchWorld, cpuMs, serve } from "./world";
 
 const TURNS = Number(process.env.BENCH_CHAT_TURNS ?? 200);
 const CONCURRENT = Number(process.env.BENCH_CHAT_CONCURRENT ?? 200);
@@ -34,7 +34,9 @@ const ms = (value: number) => `${value.toFixed(2)} ms`;
 
 const world = await benchWorld();
 const server = await serve("full", world.childEnv);
-const worker = Bun.spawn([process.execPath, "workers/main.ts"], {
+// BENCH_PROFILE=<dir>: the worker writes a CPU profile there (Bun's --cpu-prof, markdown) when it stops.
+const profile = process.env.BENCH_PROFILE ? [`--cpu-prof-md`, `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+const worker = Bun.spawn([process.execPath, ...profile, "workers/main.ts"], {
   env: { ...world.childEnv, LOG_LEVEL: "silent" },
   stdout: "ignore",
   stderr: "inherit",
@@ -142,7 +144,12 @@ try {
   hopConnection.disconnect();
   await stopProcess(hopper);
   received.length = 0;
+  const cpuBefore = { api: cpuMs(server.child.pid), worker: cpuMs(worker.pid) };
   const burst = await Promise.all(Array.from({ length: CONCURRENT }, () => fullPath()));
+  const cpuPerTurn = {
+    api: (cpuMs(server.child.pid) - cpuBefore.api) / CONCURRENT,
+    worker: (cpuMs(worker.pid) - cpuBefore.worker) / CONCURRENT,
+  };
   // Each turn's id is the id of the user message that started it.
   const turns = new Map(
     (
@@ -178,7 +185,7 @@ try {
   const p = (values: number[], at: number) => ms(percentile(values, at));
   const firsts = burst.map((r) => r.first);
   console.log(
-    `\n${CONCURRENT} concurrent streaming chats: ${failures} errors; first chunk p50 ${p(firsts, 50)}, p99 ${p(firsts, 99)}; ` +
+    `\n${CONCURRENT} concurrent streaming chats: ${failures} errors; CPU per turn: API ${cpuPerTurn.api.toFixed(2)} ms, worker ${cpuPerTurn.worker.toFixed(2)} ms; first chunk p50 ${p(firsts, 50)}, p99 ${p(firsts, 99)}; ` +
       `whole turn p99 ${p(
         burst.map((r) => r.total),
         99,

@@ -27,12 +27,15 @@ const ZERO_USAGE = {
 /** Estimated tokens: about four characters each (reported as usage; the model has no tokenizer). */
 const tokens = (text: string) => Math.ceil(text.length / 4);
 
+/** One empty list, so the merged names of "none cached" are built once (medicationNames memoizes by list). */
+const NO_NAMES: { name: string; generic: string | null }[] = [];
+
 type Found = Pick<Question, "medications" | "brands" | "conditions" | "symptoms" | "analytes">;
 
 /** Names in the message and its attached text. A vocabulary that cannot be read counts as empty. */
 async function findNames(message: string, attached: string, vocabulary?: OfflineVocabulary) {
   const all = `${message}\n${attached}`;
-  const cached = medicationNames((await vocabulary?.cachedMedications().catch(() => [])) ?? []);
+  const cached = medicationNames((await vocabulary?.cachedMedications().catch(() => NO_NAMES)) ?? NO_NAMES);
   const conditions = vocabulary ? await findConditions(all, vocabulary).catch(() => []) : [];
   const mentions = findMedications(all, cached);
   const found: Found = {
