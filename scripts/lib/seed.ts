@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { createMeili } from "../../search-index/client";
 import { indexUid } from "../../search-index/indexes";
 import { findAccountByEmail } from "../../shared/auth/accountRepository";
@@ -6,6 +5,7 @@ import { createAccount } from "../../shared/auth/accounts";
 import { accountHasPassword, generatePassword, setPassword } from "../../shared/auth/webAuth";
 import { databaseUrl, type Env, redisUrl } from "../../shared/core/env";
 import { createRedis } from "../../shared/core/redis";
+import { DEMO_PAPERS_FILE } from "../../shared/data/files";
 import { createSql, type Sql } from "../../shared/db/sql";
 import { countPapers } from "../../shared/papers/repository";
 
@@ -46,7 +46,7 @@ export async function seedDemoLogin(env: Env, accountId: string): Promise<{ emai
 }
 
 /** The real arXiv slice shipped with the project (provenance in shared/data/papers/PROVENANCE.md). */
-export const DEMO_PAPERS = join(import.meta.dir, "../../shared/data/papers/demo.jsonl.gz");
+export const DEMO_PAPERS = DEMO_PAPERS_FILE;
 
 /**
  * Runs a loader CLI on a shipped file when `count` says its table is empty, as a child so its

@@ -1,10 +1,10 @@
-import { join } from "node:path";
 import { countConditions } from "../../shared/conditions/repository";
 import type { Env } from "../../shared/core/env";
+import { DEMO_CONDITIONS_FILE } from "../../shared/data/files";
 import { loadWhenEmpty } from "./seed";
 
 /** The real MONDO slice shipped with the project (provenance in shared/data/mondo/PROVENANCE.md). */
-export const DEMO_CONDITIONS = join(import.meta.dir, "../../shared/data/mondo/demo.jsonl.gz");
+export const DEMO_CONDITIONS = DEMO_CONDITIONS_FILE;
 
 /** Loads the demo MONDO terms through the queue (like any `mondo:load`) when the conditions table is empty. */
 export function seedDemoConditions(env: Env, childEnv: Record<string, string | undefined>): Promise<void> {

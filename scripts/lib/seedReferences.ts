@@ -1,10 +1,10 @@
-import { join } from "node:path";
 import { databaseUrl, type Env } from "../../shared/core/env";
+import { DEMO_REFERENCES_FILE } from "../../shared/data/files";
 import { createSql } from "../../shared/db/sql";
 import { insertCachedReferenceIfMissing, type ReferenceSource } from "../../shared/references/cacheRepository";
 
 /** Labels recorded from openFDA and constructed RxNorm concepts (shared/data/medications/PROVENANCE.md). */
-export const DEMO_REFERENCES = join(import.meta.dir, "../../shared/data/medications/demo-cache.json.gz");
+export const DEMO_REFERENCES = DEMO_REFERENCES_FILE;
 
 /**
  * Loads the demo reference cache so medication lookups of the demo drugs answer without network.
