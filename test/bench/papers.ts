@@ -21,10 +21,9 @@ import { stopProcess } from "../../scripts/lib/processes";
 import { DEMO_PAPERS } from "../../scripts/lib/seed";
 import { indexUid } from "../../search-index/indexes";
 import { createAccount } from "../../shared/auth/accounts";
-import { fieldedSearchBody } from "../../shared/papers/search/advancedSearch";
 import { fromPaperHit, PAPERS_SETTINGS, type PaperHit, toPaperDocument } from "../../shared/papers/search/document";
-import { titleSearchBody } from "../../shared/papers/search/titleSearch";
 import { toPaper } from "../../shared/records/paper";
+import { searchRequests } from "./searchRequests";
 import { benchWorld, cpuMs, formatResult, ingestFile, serve, type WrkResult, wrk } from "./world";
 
 const SOURCE = process.env.BENCH_PAPERS ? resolve(process.env.BENCH_PAPERS) : DEMO_PAPERS;
@@ -92,26 +91,15 @@ try {
   const STRIDE = Math.min(700, Math.max(1, Math.floor(papers.length / 200)));
   const apiLines: string[] = [];
   const meiliLines: string[] = [];
+  const searches = searchRequests(uid, PAGE_SIZE);
   papers.forEach((paper, i) => {
     if (i % STRIDE !== 0) return;
     const word = paper.title.split(/[^A-Za-z]+/).find((w) => w.length >= 5);
     if (!word) return;
     const archive = (paper.primaryCategory.split(".")[0] as string).replaceAll('"', "");
-    if (apiLines.length % 10 >= 7) {
-      const body = { searchFilterString: { ti: word, cat: archive }, sortBy: "submittedDate", sortOrder: "desc" };
-      const raw = fieldedSearchBody({
-        filters: { ti: word, cat: archive },
-        page: 0,
-        limit: PAGE_SIZE,
-        sortBy: "submittedDate",
-        sortOrder: "descending",
-      });
-      apiLines.push(`POST\t/api/v1/papers/search\t${JSON.stringify(body)}`);
-      meiliLines.push(`POST\t/indexes/${uid}/search\t${JSON.stringify(raw)}`);
-    } else {
-      apiLines.push(`GET\t/api/v1/papers/search?q=${encodeURIComponent(word)}&limit=${PAGE_SIZE}\t`);
-      meiliLines.push(`POST\t/indexes/${uid}/search\t${JSON.stringify(titleSearchBody(word, 0, PAGE_SIZE))}`);
-    }
+    const request = apiLines.length % 10 >= 7 ? searches.fielded(word, archive) : searches.title(word);
+    apiLines.push(request.api);
+    meiliLines.push(request.meili);
   });
   const apiFile = join(env.DATA_DIR, "api-requests.tsv");
   const meiliFile = join(env.DATA_DIR, "meili-requests.tsv");

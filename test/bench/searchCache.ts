@@ -19,10 +19,9 @@ import { DEMO_PAPERS } from "../../scripts/lib/seed";
 import { indexUid } from "../../search-index/indexes";
 import { createAccount } from "../../shared/auth/accounts";
 import { enqueue } from "../../shared/jobs/queue";
-import { fieldedSearchBody } from "../../shared/papers/search/advancedSearch";
-import { titleSearchBody } from "../../shared/papers/search/titleSearch";
 import { type SourcePaper, toPaper } from "../../shared/records/paper";
 import { queueEventsFor } from "../helpers/infra";
+import { type SearchRequest, searchRequests } from "./searchRequests";
 import { benchWorld, formatResult, ingestFile, serve, type WrkResult, wrk } from "./world";
 
 const SOURCE = process.env.BENCH_PAPERS ? resolve(process.env.BENCH_PAPERS) : DEMO_PAPERS;
@@ -68,25 +67,8 @@ try {
   );
 
   // --- The query pool ----------------------------------------------------------------------------
-  type Query = { api: string; meili: string };
-  const title = (q: string, limit = PAGE_SIZE): Query => ({
-    api: `GET\t/api/v1/papers/search?q=${encodeURIComponent(q)}&limit=${limit}\t`,
-    meili: `POST\t/indexes/${uid}/search\t${JSON.stringify(titleSearchBody(q, 0, limit))}`,
-  });
-  const fielded = (word: string, archive: string): Query => {
-    const body = { searchFilterString: { ti: word, cat: archive }, sortBy: "submittedDate", sortOrder: "desc" };
-    const raw = fieldedSearchBody({
-      filters: { ti: word, cat: archive },
-      page: 0,
-      limit: PAGE_SIZE,
-      sortBy: "submittedDate",
-      sortOrder: "descending",
-    });
-    return {
-      api: `POST\t/api/v1/papers/search\t${JSON.stringify(body)}`,
-      meili: `POST\t/indexes/${uid}/search\t${JSON.stringify(raw)}`,
-    };
-  };
+  type Query = SearchRequest;
+  const { title, fielded } = searchRequests(uid, PAGE_SIZE);
   const draw = random(42);
   const pool: Query[] = [];
   const seen = new Set<string>();

@@ -93,18 +93,25 @@ describe("the cache itself", () => {
   const page = (bytes: number) => ({ data: new Uint8Array(bytes) });
   const sizeOf = (value: { data: Uint8Array }) => value.data.byteLength;
 
-  async function confirmed(cache: ReturnType<typeof createSearchCache>, uid: string) {
-    await waitFor("confirmed", async () => {
-      await cache.answer(uid, "probe", async () => page(1), sizeOf);
-      return (await cache.answer(uid, "probe", async () => page(1), sizeOf)).cache === "hit";
-    });
+  type Cache = ReturnType<typeof createSearchCache>;
+
+  /** A cache of its own on a fresh index name, once it has confirmed the version; closed after. */
+  async function withCache(run: (cache: Cache, uid: string) => Promise<void>, redis = deps.redis) {
+    const cache = createSearchCache(redisUrl(deps.env), redis, deps.env.REDIS_PREFIX, settings);
+    const uid = `cache-${crypto.randomUUID()}`;
+    try {
+      await waitFor("confirmed", async () => {
+        await cache.answer(uid, "probe", async () => page(1), sizeOf);
+        return (await cache.answer(uid, "probe", async () => page(1), sizeOf)).cache === "hit";
+      });
+      await run(cache, uid);
+    } finally {
+      await cache.close();
+    }
   }
 
   test("the byte bound holds: the least recently used answers go first", async () => {
-    const cache = createSearchCache(redisUrl(deps.env), deps.redis, deps.env.REDIS_PREFIX, settings);
-    const uid = `bound-${crypto.randomUUID()}`;
-    try {
-      await confirmed(cache, uid);
+    await withCache(async (cache, uid) => {
       for (let i = 0; i < 200; i++) {
         for (const _ of [1, 2]) await cache.answer(uid, `q${i}`, async () => page(1000), sizeOf);
       }
@@ -115,32 +122,22 @@ describe("the cache itself", () => {
       // An answer larger than the whole budget is served but not kept.
       for (const _ of [1, 2]) await cache.answer(uid, "huge", async () => page(settings.maxBytes * 2), sizeOf);
       expect((await cache.answer(uid, "huge", async () => page(1), sizeOf)).cache).toBe("miss");
-    } finally {
-      await cache.close();
-    }
+    });
   });
 
   test("an answer is kept the second time its search is asked, so one-off searches cost no memory", async () => {
-    const cache = createSearchCache(redisUrl(deps.env), deps.redis, deps.env.REDIS_PREFIX, settings);
-    const uid = `doorkeeper-${crypto.randomUUID()}`;
-    try {
-      await confirmed(cache, uid);
+    await withCache(async (cache, uid) => {
       const held = cache.stats().bytes;
       for (let i = 0; i < 100; i++) await cache.answer(uid, `once${i}`, async () => page(500), sizeOf);
       expect(cache.stats().bytes).toBe(held);
       expect((await cache.answer(uid, "once7", async () => page(500), sizeOf)).cache).toBe("miss");
       expect((await cache.answer(uid, "once7", async () => page(500), sizeOf)).cache).toBe("hit");
       expect(cache.stats().bytes).toBeGreaterThan(held);
-    } finally {
-      await cache.close();
-    }
+    });
   });
 
   test("concurrent identical searches share one call", async () => {
-    const cache = createSearchCache(redisUrl(deps.env), deps.redis, deps.env.REDIS_PREFIX, settings);
-    const uid = `shared-${crypto.randomUUID()}`;
-    try {
-      await confirmed(cache, uid);
+    await withCache(async (cache, uid) => {
       let calls = 0;
       const slow = async () => {
         calls += 1;
@@ -150,16 +147,11 @@ describe("the cache itself", () => {
       const answers = await Promise.all(Array.from({ length: 10 }, () => cache.answer(uid, "same", slow, sizeOf)));
       expect(calls).toBe(1);
       expect(answers.every((answer) => answer.cache === "miss")).toBe(true);
-    } finally {
-      await cache.close();
-    }
+    });
   });
 
   test("an answer computed while the index changed is not kept", async () => {
-    const cache = createSearchCache(redisUrl(deps.env), deps.redis, deps.env.REDIS_PREFIX, settings);
-    const uid = `racing-${crypto.randomUUID()}`;
-    try {
-      await confirmed(cache, uid);
+    await withCache(async (cache, uid) => {
       await cache.answer(
         uid,
         "q",
@@ -172,34 +164,30 @@ describe("the cache itself", () => {
       );
       const next = await cache.answer(uid, "q", async () => page(10), sizeOf);
       expect(next.cache).not.toBe("hit");
-    } finally {
-      await cache.close();
-    }
+    });
   });
 
   test("with Redis away the cache is bypassed, so nothing stale can be served", async () => {
     const own = createRedis(redisUrl(deps.env), "request");
-    const cache = createSearchCache(redisUrl(deps.env), own, deps.env.REDIS_PREFIX, settings);
-    const uid = `away-${crypto.randomUUID()}`;
     try {
-      await confirmed(cache, uid);
-      expect((await cache.answer(uid, "probe", async () => page(1), sizeOf)).cache).toBe("hit");
-      own.disconnect();
-      await Bun.sleep(settings.freshForMs + 100);
-      let computed = 0;
-      const answer = await cache.answer(
-        uid,
-        "probe",
-        async () => {
-          computed += 1;
-          return page(1);
-        },
-        sizeOf,
-      );
-      expect(answer.cache).toBe("bypass");
-      expect(computed).toBe(1);
+      await withCache(async (cache, uid) => {
+        expect((await cache.answer(uid, "probe", async () => page(1), sizeOf)).cache).toBe("hit");
+        own.disconnect();
+        await Bun.sleep(settings.freshForMs + 100);
+        let computed = 0;
+        const answer = await cache.answer(
+          uid,
+          "probe",
+          async () => {
+            computed += 1;
+            return page(1);
+          },
+          sizeOf,
+        );
+        expect(answer.cache).toBe("bypass");
+        expect(computed).toBe(1);
+      }, own);
     } finally {
-      await cache.close();
       own.disconnect();
     }
   });

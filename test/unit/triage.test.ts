@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { RED_FLAG_CATEGORIES } from "../../shared/safety/redFlags";
 import { triageEntry, triageText, urgentNotice } from "../../shared/safety/triage";
 import bank from "../fixtures/safety/red-flags.json";
 
@@ -8,19 +9,7 @@ describe("the red-flag bank", () => {
   test("has at least 60 messages, positives in every category and negatives", () => {
     expect(bank.messages.length).toBeGreaterThanOrEqual(60);
     const covered = new Set(bank.messages.flatMap((entry) => entry.categories));
-    for (const category of [
-      "meningitis",
-      "chest_pain",
-      "breathing",
-      "stroke",
-      "pregnancy",
-      "seizure",
-      "bleeding",
-      "anaphylaxis",
-      "self_harm",
-      "unconscious",
-      "urgent_symptom",
-    ]) {
+    for (const category of RED_FLAG_CATEGORIES) {
       expect(covered).toContain(category);
     }
     expect(bank.messages.filter((entry) => entry.categories.length === 0).length).toBeGreaterThanOrEqual(15);
