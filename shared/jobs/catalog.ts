@@ -59,8 +59,10 @@ export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
   rxnav: 4,
   openfda: 4,
   conditions: 4,
-  // A turn mostly waits on the model and the tools; many run at once per process.
-  chat: 100,
+  // A turn mostly waits on the model and the tools: with a hosted model a turn lasts seconds, so
+  // a slot limit below the number of open chats makes the last ones wait a whole answer for their
+  // first chunk. One process takes 256 at once (200 concurrent chats in docs/benchmarks.md).
+  chat: 256,
   // PDF text extraction and image resizing are CPU-bound: two per process on two cores.
   uploads: 2,
   // Transcription waits on the provider.

@@ -32,10 +32,10 @@ const percentile = (values: number[], p: number) => {
 };
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
-const world = await benchWorld();
-const server = await serve("full", world.childEnv);
-// BENCH_PROFILE=<dir>: the worker writes a CPU profile there (Bun's --cpu-prof, markdown) when it stops.
+// BENCH_PROFILE=<dir>: the API and the worker write CPU profiles there (Bun's --cpu-prof, markdown) when they stop.
 const profile = process.env.BENCH_PROFILE ? [`--cpu-prof-md`, `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+const world = await benchWorld();
+const server = await serve("full", world.childEnv, profile);
 const worker = Bun.spawn([process.execPath, ...profile, "workers/main.ts"], {
   env: { ...world.childEnv, LOG_LEVEL: "silent" },
   stdout: "ignore",
@@ -77,13 +77,22 @@ try {
   });
   const received: { chatId: string; seq: number; at: number }[] = [];
 
-  async function fullPath(): Promise<{ first: number; total: number; maxGap: number; ok: boolean }> {
+  async function fullPath(): Promise<{
+    first: number;
+    total: number;
+    maxGap: number;
+    ok: boolean;
+    chatId: string;
+    start: number;
+    answered: number;
+  }> {
     const start = performance.now();
     const response = await fetch(`${base}/api/v1/health/chat`, {
       method: "POST",
       headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
       body: JSON.stringify({ message: QUESTION, stream: true }),
     });
+    const answered = performance.now() - start;
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
     let first = 0;
@@ -112,6 +121,9 @@ try {
       total: performance.now() - start,
       maxGap,
       ok: response.ok && text.includes("data: [DONE]") && !text.includes('"type":"error"'),
+      chatId,
+      start,
+      answered,
     };
   }
 
@@ -162,6 +174,9 @@ try {
     return sent === undefined ? [] : [at - sent];
   });
   await tap.quit();
+  // Where the burst's first chunks wait: the API's answer (stored and queued), then the worker's
+  // first event (picked up, "start" published), then the relay to the client.
+  const startedAt = burst.map((r) => (published.get(`${turns.get(r.chatId)}/1`) ?? Number.NaN) - r.start);
 
   const row = (name: string, list: { first: number; total: number }[]) => {
     const first = list.map((r) => r.first);
@@ -194,6 +209,15 @@ try {
         99,
       )}; ` +
       `relay delay (chunk out of Redis → at the SSE client, ${relay.length} chunks) p50 ${p(relay, 50)}, p99 ${p(relay, 99)}`,
+  );
+  console.log(
+    `Where the first chunk waits, from the request: the API's answer (stored and queued) p50 ${p(
+      burst.map((r) => r.answered),
+      50,
+    )}, p99 ${p(
+      burst.map((r) => r.answered),
+      99,
+    )}; the worker's first event published p50 ${p(startedAt, 50)}, p99 ${p(startedAt, 99)}`,
   );
 } finally {
   await stopProcess(server.child);

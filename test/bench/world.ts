@@ -88,10 +88,14 @@ export async function ingestFile(
   return { summary, sources: text.split("\n").filter(Boolean).map(parseSourceLine) };
 }
 
-export async function serve(mode: "bare" | "full", childEnv: Record<string, string | undefined>) {
+export async function serve(
+  mode: "bare" | "full",
+  childEnv: Record<string, string | undefined>,
+  runtimeFlags: string[] = [],
+) {
   const port = freePort();
   // Request logs go to /dev/null: the cost of writing them is measured, not the terminal's.
-  const child = Bun.spawn([process.execPath, "test/bench/servers.ts", mode, String(port)], {
+  const child = Bun.spawn([process.execPath, ...runtimeFlags, "test/bench/servers.ts", mode, String(port)], {
     env: childEnv,
     stdout: "ignore",
     stderr: "inherit",
