@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { findAccountById } from "../shared/auth/accountRepository";
 import * as accounts from "../shared/auth/accounts";
 import { generatePassword, setPassword } from "../shared/auth/webAuth";
-import { databaseUrl, loadEnv, redisUrl } from "../shared/core/env";
+import { databaseUrl, loadEnv, redisTarget } from "../shared/core/env";
 import { AppError } from "../shared/core/errors";
 import { isPlanId, PLAN_IDS, type PlanId } from "../shared/core/plans";
 import { createRedis, redisReady } from "../shared/core/redis";
@@ -55,7 +55,7 @@ async function main(): Promise<number> {
   const values = parseOptions(rest);
   const env = loadEnv();
   const sql = createSql(databaseUrl(env), { max: 2 });
-  const redis = createRedis(redisUrl(env), "request");
+  const redis = createRedis(redisTarget(env), "request");
   const ctx: accounts.AdminCtx = { sql, redis, redisPrefix: env.REDIS_PREFIX };
   try {
     await redisReady(redis);

@@ -1,4 +1,4 @@
-import { createRedis, type Redis } from "../shared/core/redis";
+import { createRedis, type Redis, type RedisTarget } from "../shared/core/redis";
 import { searchCacheBytes, searchCacheEvents } from "../shared/core/serviceMetrics";
 
 /**
@@ -47,9 +47,15 @@ const DOORKEEPER_KEYS = 50_000;
 const bytesGauge = searchCacheBytes.labels();
 
 export function indexVersionKey(prefix: string, indexUid: string): string {
-  return `${prefix}:search-version:${indexUid}`;
+  // One tag for all indexes: the versions are read together (MGET).
+  return `${prefix}:search-version:{search}:${indexUid}`;
 }
 
+/**
+ * A classic pub/sub channel: every process hears every index change, which is what a broadcast
+ * needs (a cluster forwards it to all nodes), and it carries one message per ingest batch. A missed
+ * message costs nothing but the bound on unconfirmed versions.
+ */
 export function indexChangeChannel(prefix: string): string {
   return `${prefix}:search-changed`;
 }
@@ -63,7 +69,7 @@ export async function announceIndexChange(redis: Redis, prefix: string, indexUid
   await redis.publish(indexChangeChannel(prefix), `${indexUid} ${version}`);
 }
 
-export function createSearchCache(redisUrl: string, redis: Redis, prefix: string, settings: SearchCacheSettings) {
+export function createSearchCache(target: RedisTarget, redis: Redis, prefix: string, settings: SearchCacheSettings) {
   const entries = new Map<string, Entry<unknown>>();
   const pending = new Map<string, Promise<unknown>>();
   const indexes = new Map<string, IndexState>();
@@ -107,7 +113,7 @@ export function createSearchCache(redisUrl: string, redis: Redis, prefix: string
     });
   };
   const start = () => {
-    subscriber = createRedis(redisUrl, "worker");
+    subscriber = createRedis(target, "worker");
     const channel = indexChangeChannel(prefix);
     void subscriber.subscribe(channel).catch(() => {});
     subscriber.on("message", (from: string, message: string) => {

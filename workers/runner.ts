@@ -1,9 +1,9 @@
 import { Value } from "@sinclair/typebox/value";
 import { type Job, UnrecoverableError, Worker } from "bullmq";
 import type { Deps } from "../shared/context/deps";
-import { redisUrl } from "../shared/core/env";
+import { redisTarget } from "../shared/core/env";
 import { AppError } from "../shared/core/errors";
-import { createRedis, type Redis } from "../shared/core/redis";
+import { createRedis, queuePrefix, type Redis } from "../shared/core/redis";
 import {
   isJobName,
   JOBS,
@@ -37,7 +37,7 @@ export async function startWorkers(
   options: { concurrency?: number; queues?: readonly QueueName[] } = {},
 ): Promise<Workers> {
   // Blocking commands need their own connection with maxRetriesPerRequest: null.
-  const connection: Redis = createRedis(redisUrl(deps.env), "worker");
+  const connection: Redis = createRedis(redisTarget(deps.env), "worker");
   const log = deps.log.child({ component: "workers" });
   // Job durations for /metrics, added up in Redis so any API process can expose them (jobMetrics.ts).
   const jobMetrics = createJobMetricsRecorder(deps.redis, deps.env.REDIS_PREFIX);
@@ -57,7 +57,7 @@ export async function startWorkers(
     const limiter = QUEUE_LIMITERS[queue];
     return new Worker(queue, jobMetrics.time(process), {
       connection,
-      prefix: deps.env.REDIS_PREFIX,
+      prefix: queuePrefix(deps.env.REDIS_PREFIX, queue),
       concurrency: options.concurrency ?? deps.env.WORKER_CONCURRENCY ?? QUEUE_CONCURRENCY[queue],
       ...(limiter ? { limiter } : {}),
       ...QUEUE_WORKER_OPTIONS[queue],

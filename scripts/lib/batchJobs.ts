@@ -1,6 +1,6 @@
 import { QueueEvents } from "bullmq";
-import { type Env, redisUrl } from "../../shared/core/env";
-import { createRedis, redisReady } from "../../shared/core/redis";
+import { type Env, redisTarget } from "../../shared/core/env";
+import { createRedis, duplicateRedis, queuePrefix, redisReady } from "../../shared/core/redis";
 import type { JobName, JobPayload, QueueName } from "../../shared/jobs/catalog";
 import { closeQueues, createQueues, enqueue } from "../../shared/jobs/queue";
 
@@ -20,10 +20,13 @@ export async function withQueueBatches<T>(
   options: { inFlight: number; progress: (done: number, seconds: number) => string },
   use: (submit: Submit) => Promise<T>,
 ): Promise<{ result: T; done: number; seconds: number }> {
-  const connection = createRedis(redisUrl(env), "worker");
+  const connection = createRedis(redisTarget(env), "worker");
   await redisReady(connection);
   const queues = createQueues(connection, env.REDIS_PREFIX);
-  const events = new QueueEvents(queue, { connection: connection.duplicate(), prefix: env.REDIS_PREFIX });
+  const events = new QueueEvents(queue, {
+    connection: duplicateRedis(connection, {}),
+    prefix: queuePrefix(env.REDIS_PREFIX, queue),
+  });
   try {
     await events.waitUntilReady();
     const deadline = Date.now() + 30_000;

@@ -3,7 +3,7 @@ import { indexUid } from "../../search-index/indexes";
 import { findAccountByEmail } from "../../shared/auth/accountRepository";
 import { createAccount } from "../../shared/auth/accounts";
 import { accountHasPassword, generatePassword, setPassword } from "../../shared/auth/webAuth";
-import { databaseUrl, type Env, redisUrl } from "../../shared/core/env";
+import { databaseUrl, type Env, redisTarget } from "../../shared/core/env";
 import { createRedis } from "../../shared/core/redis";
 import { DEMO_PAPERS_FILE } from "../../shared/data/files";
 import { createSql, type Sql } from "../../shared/db/sql";
@@ -14,7 +14,7 @@ export const DEMO_EMAIL = "demo@example.com";
 /** Creates the demo account (pro plan) once. Its key exists only in the return value of the first run. */
 export async function seedDemo(env: Env): Promise<{ accountId: string; apiKey?: string }> {
   const sql = createSql(databaseUrl(env), { max: 1 });
-  const redis = createRedis(redisUrl(env), "worker");
+  const redis = createRedis(redisTarget(env), "worker");
   try {
     const existing = await findAccountByEmail(sql, DEMO_EMAIL);
     if (existing) return { accountId: existing.id };

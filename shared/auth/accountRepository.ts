@@ -61,12 +61,22 @@ export async function insertApiKey(
   return row as ApiKeyRow;
 }
 
-/** Revokes a key (keeping the first revocation time); returns its hash, or undefined when the key is unknown. */
-export async function revokeApiKey(sql: Db, keyId: string): Promise<{ keyHash: Buffer } | undefined> {
-  const [row] = await sql<{ keyHash: Buffer }[]>`
+/** Revokes a key (keeping the first revocation time); returns its hash and account, or undefined when the key is unknown. */
+export async function revokeApiKey(
+  sql: Db,
+  keyId: string,
+): Promise<{ keyHash: Buffer; accountId: string } | undefined> {
+  const [row] = await sql<{ keyHash: Buffer; accountId: string }[]>`
     update api_keys set revoked_at = coalesce(revoked_at, now()) where id = ${keyId}
-    returning key_hash as "keyHash"`;
+    returning key_hash as "keyHash", account_id as "accountId"`;
   return row;
+}
+
+/** The account a key belongs to, revoked or not (it never changes). */
+export async function findKeyAccountByHash(sql: Db, keyHash: Buffer): Promise<string | undefined> {
+  const [row] = await sql<{ accountId: string }[]>`
+    select account_id as "accountId" from api_keys where key_hash = ${keyHash}`;
+  return row?.accountId;
 }
 
 export async function listKeyHashesByAccount(sql: Db, accountId: string): Promise<Buffer[]> {

@@ -60,7 +60,7 @@ export async function revokeKey(ctx: AdminCtx, keyId: string): Promise<{ keyId: 
   requireUuid(keyId, "key");
   const revoked = await repo.revokeApiKey(ctx.sql, keyId);
   if (!revoked) throw new AppError("NOT_FOUND", `Unknown key: ${keyId}`);
-  await bumpAuthVersions(ctx.redis, ctx.redisPrefix, [revoked.keyHash]);
+  await bumpAuthVersions(ctx.redis, ctx.redisPrefix, revoked.accountId, [revoked.keyHash]);
   return { keyId, revoked: true };
 }
 
@@ -71,7 +71,7 @@ export async function setPlan(ctx: AdminCtx, input: { accountId: string; plan: P
   if (!(await repo.updateAccountPlan(ctx.sql, accountId, plan))) {
     throw new AppError("NOT_FOUND", `Unknown account: ${accountId}`);
   }
-  await bumpAuthVersions(ctx.redis, ctx.redisPrefix, await repo.listKeyHashesByAccount(ctx.sql, accountId));
+  await bumpAuthVersions(ctx.redis, ctx.redisPrefix, accountId, await repo.listKeyHashesByAccount(ctx.sql, accountId));
   return { accountId, plan };
 }
 

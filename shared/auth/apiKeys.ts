@@ -2,6 +2,7 @@ import { AppError } from "../core/errors";
 import { isWellFormedKey } from "../core/keys";
 import type { PlanTable } from "../core/plans";
 import { type Redis, redisKeys } from "../core/redis";
+import { awaitReplica } from "../core/redisState";
 import { rateLimitRejections } from "../core/serviceMetrics";
 import { unavailable } from "../core/unavailable";
 import type { Sql } from "../db/sql";
@@ -148,12 +149,20 @@ export function rateLimited(rate: RateDecision): AppError {
  * Makes every API process re-read these keys: bumps their auth versions (checked on each Redis round
  * trip) and announces the change (each process drops the key and its lease, and acknowledges).
  */
-export async function bumpAuthVersions(redis: Redis, redisPrefix: string, keyHashes: Buffer[]): Promise<void> {
+export async function bumpAuthVersions(
+  redis: Redis,
+  redisPrefix: string,
+  accountId: string,
+  keyHashes: Buffer[],
+): Promise<void> {
   if (keyHashes.length === 0) return;
   const keys = redisKeys(redisPrefix);
   const hexes = keyHashes.map((hash) => hash.toString("hex"));
+  // One account's keys: one slot, so one transaction also on a cluster.
   const pipeline = redis.multi();
-  for (const hex of hexes) pipeline.incr(keys.authVersion(hex));
+  for (const hex of hexes) pipeline.incr(keys.authVersion(accountId, hex));
   await pipeline.exec();
+  // A bump lost in a failover would let a cached copy of a revoked key pass the version check.
+  await awaitReplica(redis, keys.authVersion(accountId, hexes[0] as string));
   await announceAuthChange(redis, redisPrefix, hexes);
 }

@@ -5,7 +5,7 @@ import { unavailable } from "../core/unavailable";
 import type { Sql } from "../db/sql";
 import { type KeySlots, newKeySlots, type SlotLeases } from "../ratelimit/leases";
 import type { KeyCall } from "../ratelimit/limiter";
-import { findKeyOwnerByHash } from "./accountRepository";
+import { findKeyAccountByHash, findKeyOwnerByHash } from "./accountRepository";
 
 /** Who is calling: resolved from an API key, carried into every service verb. */
 export interface Principal {
@@ -106,10 +106,14 @@ async function read(cache: KeyCache, source: KeySource, apiKey: string): Promise
 async function lookUp(source: KeySource, apiKey: string): Promise<CacheEntry> {
   const hash = hashApiKey(apiKey);
   const hex = hash.toString("hex");
-  // Read the version before the row: a revocation committed after this read bumps the version,
-  // and the script then reports our entry as stale.
-  const version = (await source.redis.get(source.keys.authVersion(hex)).catch(unavailable("Redis"))) ?? "0";
-  const owner = await findKeyOwnerByHash(source.sql, hash).catch(unavailable("PostgreSQL"));
+  // Read the version before the live row: a revocation committed after this read bumps the
+  // version, and the script then reports our entry as stale. The version sits beside the account's
+  // rate keys, so the key's account (which never changes, revoked or not) is read first.
+  const accountId = await findKeyAccountByHash(source.sql, hash).catch(unavailable("PostgreSQL"));
+  const version = accountId
+    ? ((await source.redis.get(source.keys.authVersion(accountId, hex)).catch(unavailable("Redis"))) ?? "0")
+    : "0";
+  const owner = accountId ? await findKeyOwnerByHash(source.sql, hash).catch(unavailable("PostgreSQL")) : undefined;
   const principal =
     owner && sameHash(owner.keyHash, hash)
       ? { accountId: owner.accountId, keyId: owner.keyId, plan: owner.plan }
@@ -127,7 +131,7 @@ async function lookUp(source: KeySource, apiKey: string): Promise<CacheEntry> {
 function keyCall(source: KeySource, hex: string, principal: Principal, version: string): KeyCall {
   return {
     rateKey: source.keys.rateLimit(principal.accountId),
-    authVersionKey: source.keys.authVersion(hex),
+    authVersionKey: source.keys.authVersion(principal.accountId, hex),
     usageKey: source.keys.keyUsage,
     limit: source.plans[principal.plan].requestsPerHour,
     keyId: principal.keyId,

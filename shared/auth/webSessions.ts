@@ -105,8 +105,8 @@ export function csrfMatches(session: Pick<WebSession, "csrfToken">, sent: string
 /**
  * Charges one website request to the account's hourly limit: the same sliding-window log the API
  * keys spend from, so a request counts once whichever way it came. A session (or an OAuth token, charged under its own `keyId`) is not a key: its
- * auth version is not checked (the session lookup reads the plan fresh), and the last-used time
- * the script records goes to a one-field hash of its own instead of the keys' usage hash.
+ * auth version is not checked (the session lookup reads the plan fresh), and no last-used time is
+ * recorded for it.
  */
 export function createWebCharger(redis: Redis, redisPrefix: string, plans: PlanTable, keyId = WEB_SESSION_KEY_ID) {
   const consume = createRateLimiter(redis);
@@ -116,8 +116,8 @@ export function createWebCharger(redis: Redis, redisPrefix: string, plans: PlanT
     const take = (recalled: boolean) =>
       consume({
         rateKey: keys.rateLimit(principal.accountId),
-        authVersionKey: `${redisPrefix}:authv:web`,
-        usageKey: `${redisPrefix}:webuse`,
+        // Read (a session or token has no version, so any does) but never written.
+        authVersionKey: keys.authVersion(principal.accountId, "web"),
         limit: plans[principal.plan].requestsPerHour,
         slotId: nextSlotId(),
         keyId,

@@ -1,7 +1,7 @@
 import { createSearchCache, type SearchCache } from "../../search-index/answerCache";
 import { createMeili, type Meilisearch } from "../../search-index/client";
 import { meiliConnection } from "../../search-index/config";
-import { databaseUrl, type Env, redisUrl } from "../core/env";
+import { databaseUrl, type Env, redisTarget } from "../core/env";
 import { createLogger, type Logger } from "../core/log";
 import { PLANS, type PlanTable } from "../core/plans";
 import { createRedis, type Redis } from "../core/redis";
@@ -42,7 +42,7 @@ export interface Deps {
 
 export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "log" | "models">> = {}): Deps {
   const { url, apiKey } = meiliConnection(env);
-  const redis = createRedis(redisUrl(env), "request");
+  const redis = createRedis(redisTarget(env), "request");
   return {
     env,
     sql: createSql(databaseUrl(env)),
@@ -52,12 +52,12 @@ export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "lo
     plans: overrides.plans ?? PLANS,
     // BullMQ producers share the fail-fast connection: an enqueue during an outage errors (→ 503) instead of hanging.
     queues: createQueues(redis, env.REDIS_PREFIX),
-    authEvents: createAuthEvents(redisUrl(env), env.REDIS_PREFIX, redis),
-    jobEvents: createJobEvents(redisUrl(env), env.REDIS_PREFIX),
-    turnSubscriber: createTurnSubscriber(redisUrl(env), env.REDIS_PREFIX),
+    authEvents: createAuthEvents(redisTarget(env), env.REDIS_PREFIX, redis),
+    jobEvents: createJobEvents(redisTarget(env), env.REDIS_PREFIX),
+    turnSubscriber: createTurnSubscriber(redisTarget(env), env.REDIS_PREFIX),
     uploads: uploadConfig(env),
     models: overrides.models ?? modelCatalog(env),
-    searchCache: createSearchCache(redisUrl(env), redis, env.REDIS_PREFIX, {
+    searchCache: createSearchCache(redisTarget(env), redis, env.REDIS_PREFIX, {
       maxBytes: env.SEARCH_CACHE_MAX_BYTES,
       ttlMs: env.SEARCH_CACHE_TTL_MS,
       freshForMs: env.SEARCH_CACHE_FRESH_MS,

@@ -1,5 +1,7 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import type { ClusterNode } from "ioredis";
+import type { RedisTarget } from "./redis";
 
 /**
  * Every environment variable the service reads, in one place. Nothing else touches
@@ -21,6 +23,13 @@ export const EnvSchema = T.Object({
   ALLOWED_HOSTS: T.Optional(T.String({ pattern: "^[A-Za-z0-9.:\\[\\], _-]*$" })),
   DATABASE_URL: T.Optional(T.String({ description: "PostgreSQL URL; unset → local default." })),
   REDIS_URL: T.Optional(T.String({ description: "Redis URL; unset → local default." })),
+  /**
+   * Seed nodes of a Redis Cluster (`host:port,host:port`): every Redis client becomes a cluster
+   * client and REDIS_URL is not used (docs/operations.md, "Running on Redis Cluster").
+   */
+  REDIS_CLUSTER_NODES: T.Optional(
+    T.String({ pattern: "^[A-Za-z0-9.\\-]+:[0-9]{1,5}(, *[A-Za-z0-9.\\-]+:[0-9]{1,5})*$" }),
+  ),
   MEILI_URL: T.Optional(T.String({ description: "Meilisearch URL; unset → launch the bundled server." })),
   MEILI_MASTER_KEY: T.Optional(T.String()),
   MEILI_PORT: T.Integer({
@@ -172,6 +181,23 @@ export function databaseUrl(env: Env): string {
 
 export function redisUrl(env: Env): string {
   return env.REDIS_URL ?? LOCAL_REDIS_URL;
+}
+
+/** Parses REDIS_CLUSTER_NODES (`host:port,host:port`). */
+function parseClusterNodes(list: string): ClusterNode[] {
+  return list
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item) => {
+      const at = item.lastIndexOf(":");
+      return { host: item.slice(0, at), port: Number(item.slice(at + 1)) };
+    });
+}
+
+/** Where this deployment's Redis is: the cluster's seeds when REDIS_CLUSTER_NODES is set, else one server's URL. */
+export function redisTarget(env: Env): RedisTarget {
+  return env.REDIS_CLUSTER_NODES ? { cluster: parseClusterNodes(env.REDIS_CLUSTER_NODES) } : redisUrl(env);
 }
 
 /** Where this machine reaches the API directly (the wildcard address is reached on loopback). */

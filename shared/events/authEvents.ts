@@ -1,4 +1,4 @@
-import { createRedis, type Redis } from "../core/redis";
+import { createRedis, type Redis, type RedisTarget } from "../core/redis";
 
 /**
  * Announcements every API process must act on before the sender goes on:
@@ -22,17 +22,22 @@ export interface AuthEvents {
   close(): Promise<void>;
 }
 
+/**
+ * A sharded pub/sub channel (SPUBLISH): its reply counts every subscribed process, also on a
+ * cluster, where a classic PUBLISH counts only the subscribers of the node it reached and the
+ * sender would stop waiting too soon.
+ */
 export function authChannel(prefix: string): string {
-  return `${prefix}:auth-changed`;
+  return `${prefix}:{auth}:changed`;
 }
 
 /** One subscriber connection per process; any number of listeners (one per app instance). */
-export function createAuthEvents(url: string, prefix: string, acker: Redis): AuthEvents {
-  const subscriber = createRedis(url, "worker");
+export function createAuthEvents(target: RedisTarget, prefix: string, acker: Redis): AuthEvents {
+  const subscriber = createRedis(target, "worker");
   const listeners = new Set<(event: AuthEvent) => unknown>();
   const channel = authChannel(prefix);
-  void subscriber.subscribe(channel).catch(() => {});
-  subscriber.on("message", (from: string, message: string) => {
+  void subscriber.ssubscribe(channel).catch(() => {});
+  subscriber.on("smessage", (from: string, message: string) => {
     if (from !== channel) return;
     const [ackKey, ...rest] = message.split(" ");
     // A message without a kind (`<ackKey> <hash>…`, from a version before recalls) lists changed keys.
@@ -79,7 +84,7 @@ async function announce(
 ): Promise<{ receivers: number; acknowledged: number }> {
   if (ids.length === 0) return { receivers: 0, acknowledged: 0 };
   const ackKey = `${prefix}:auth-ack:${crypto.randomUUID()}`;
-  const receivers = await redis.publish(authChannel(prefix), [ackKey, kind, ...ids].join(" "));
+  const receivers = Number(await redis.spublish(authChannel(prefix), [ackKey, kind, ...ids].join(" ")));
   const deadline = Date.now() + ACK_TIMEOUT_MS;
   let acknowledged = 0;
   while (receivers > 0 && Date.now() < deadline) {

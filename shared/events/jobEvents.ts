@@ -1,5 +1,5 @@
 import { type Job, QueueEvents } from "bullmq";
-import { createRedis, type Redis } from "../core/redis";
+import { createRedis, queuePrefix, type Redis, type RedisTarget } from "../core/redis";
 import type { QueueName } from "../jobs/catalog";
 
 /**
@@ -12,21 +12,22 @@ export interface JobEvents {
   close(): Promise<void>;
 }
 
-export function createJobEvents(redisUrl: string, prefix: string): JobEvents {
+export function createJobEvents(target: RedisTarget, prefix: string): JobEvents {
   const open = new Map<QueueName, Promise<QueueEvents>>();
   const connections: Redis[] = [];
   const eventsOf = (queue: QueueName) => {
     let events = open.get(queue);
     if (!events) {
       // Blocking reads need their own connection (maxRetriesPerRequest: null).
-      const connection = createRedis(redisUrl, "worker");
+      const connection = createRedis(target, "worker");
       connections.push(connection);
       events = (async () => {
         // Read from the stream's current end, not from "$": "$" is resolved when the first blocking
         // read runs, so a job finishing between `waitUntilReady` and that read would never be heard of
         // (a request waiting on it would time out).
-        const [last] = await connection.xrevrange(`${prefix}:${queue}:events`, "+", "-", "COUNT", 1);
-        const created = new QueueEvents(queue, { connection, prefix, lastEventId: last?.[0] ?? "0-0" });
+        const queueKeys = queuePrefix(prefix, queue);
+        const [last] = await connection.xrevrange(`${queueKeys}:${queue}:events`, "+", "-", "COUNT", 1);
+        const created = new QueueEvents(queue, { connection, prefix: queueKeys, lastEventId: last?.[0] ?? "0-0" });
         await created.waitUntilReady();
         return created;
       })();

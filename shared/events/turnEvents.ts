@@ -1,5 +1,5 @@
 import type { UIMessageChunk } from "ai";
-import { createRedis, type Redis, redisKeys } from "../core/redis";
+import { createRedis, type Redis, type RedisTarget, redisKeys } from "../core/redis";
 
 /**
  * Events of one chat turn, numbered from 1. The worker publishes each on the turn's pub/sub
@@ -39,7 +39,9 @@ export function turnPublisher(redis: Redis, prefix: string, turnId: string, star
       pipeline.xadd(log, "MAXLEN", "~", String(LOG_MAX), "*", "e", event.payload);
       if (event.end) pipeline.expire(log, LOG_TTL_AFTER_END_SECONDS);
       else if (event.first) pipeline.expire(log, LOG_TTL_SECONDS);
-      pipeline.publish(keys.turnChannel(turnId), event.payload);
+      // Sharded pub/sub: the channel lives in the log's slot, so on a cluster the chunk goes to one
+      // primary (and its subscribers) rather than to every node.
+      pipeline.spublish(keys.turnChannel(turnId), event.payload);
     }
     const results = await pipeline.exec();
     const failure = results?.find(([error]) => error)?.[0];
@@ -85,7 +87,7 @@ export interface TurnSubscriber {
 type Listener = (event: TurnEvent) => void;
 
 interface Subscriptions {
-  redisUrl: string;
+  target: RedisTarget;
   /** Opened with the first listener. */
   connection: Redis | undefined;
   listeners: Map<string, Set<Listener>>;
@@ -93,9 +95,9 @@ interface Subscriptions {
   subscribed: Map<string, Promise<unknown>>;
 }
 
-export function createTurnSubscriber(redisUrl: string, prefix: string): TurnSubscriber {
+export function createTurnSubscriber(target: RedisTarget, prefix: string): TurnSubscriber {
   const keys = redisKeys(prefix);
-  const subs: Subscriptions = { redisUrl, connection: undefined, listeners: new Map(), subscribed: new Map() };
+  const subs: Subscriptions = { target, connection: undefined, listeners: new Map(), subscribed: new Map() };
   return {
     listen: async (turnId, onEvent) => listen(subs, keys.turnChannel(turnId), onEvent),
     async close() {
@@ -113,7 +115,7 @@ async function listen(subs: Subscriptions, channel: string, onEvent: Listener): 
   if (!set) {
     set = new Set();
     subs.listeners.set(channel, set);
-    subs.subscribed.set(channel, connect(subs).subscribe(channel));
+    subs.subscribed.set(channel, connect(subs).ssubscribe(channel));
   }
   set.add(onEvent);
   await subs.subscribed.get(channel);
@@ -127,14 +129,14 @@ async function unlisten(subs: Subscriptions, channel: string, onEvent: Listener)
   if (current && current.size === 0) {
     subs.listeners.delete(channel);
     subs.subscribed.delete(channel);
-    await subs.connection?.unsubscribe(channel).catch(() => {});
+    await subs.connection?.sunsubscribe(channel).catch(() => {});
   }
 }
 
 function connect(subs: Subscriptions): Redis {
   if (subs.connection) return subs.connection;
-  const connection = createRedis(subs.redisUrl, "worker");
-  connection.on("message", (channel: string, message: string) => {
+  const connection = createRedis(subs.target, "worker");
+  connection.on("smessage", (channel: string, message: string) => {
     const set = subs.listeners.get(channel);
     if (!set) return;
     const event = JSON.parse(message) as TurnEvent;

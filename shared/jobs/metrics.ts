@@ -18,7 +18,8 @@ export type JobOutcome = "completed" | "failed";
 const OUTCOMES: readonly JobOutcome[] = ["completed", "failed"];
 const FLUSH_EVERY_MS = 1000;
 
-export const jobDurationsKey = (prefix: string, queue: string) => `${prefix}:metrics:jobs:${queue}`;
+/** One tag for every queue's hash: they are written and read together, in one pipeline. */
+export const jobDurationsKey = (prefix: string, queue: string) => `${prefix}:metrics:{jobs}:${queue}`;
 
 interface Pending {
   counts: number[];

@@ -1,15 +1,18 @@
 import { Value } from "@sinclair/typebox/value";
 import { Queue } from "bullmq";
 import { AppError } from "../core/errors";
-import type { Redis } from "../core/redis";
+import { queuePrefix, type Redis } from "../core/redis";
+import { awaitReplica } from "../core/redisState";
 import { JOBS, type JobName, type JobPayload, QUEUES, type QueueName } from "./catalog";
 import "../core/formats";
 
 export type Queues = Record<QueueName, Queue>;
 
-/** One BullMQ `Queue` per queue name, sharing one producer connection and the deployment prefix. */
+/** One BullMQ `Queue` per queue name, sharing one producer connection, each under its own hash tag. */
 export function createQueues(connection: Redis, prefix: string): Queues {
-  return Object.fromEntries(QUEUES.map((name) => [name, new Queue(name, { connection, prefix })])) as Queues;
+  return Object.fromEntries(
+    QUEUES.map((name) => [name, new Queue(name, { connection, prefix: queuePrefix(prefix, name) })]),
+  ) as Queues;
 }
 
 /** Validates the payload against the catalog and enqueues it with the catalog's options. */
@@ -25,12 +28,16 @@ export async function enqueue<N extends JobName>(
     throw new AppError("INTERNAL", `Invalid payload for job ${name}: ${first?.path} ${first?.message}`);
   }
   if (options.jobId?.includes(":")) throw new AppError("INTERNAL", "BullMQ job ids must not contain ':'");
-  return queues[spec.queue].add(name, payload, {
+  const queue = queues[spec.queue];
+  const job = await queue.add(name, payload, {
     ...spec.options,
     ...(options.jobId ? { jobId: options.jobId } : {}),
     // While a job with this id waits or runs, adding another returns that job instead.
     ...(options.deduplicationId ? { deduplication: { id: options.deduplicationId } } : {}),
   });
+  // On a cluster, a job is acknowledged once a replica holds it too: a failover then loses none.
+  await awaitReplica((await queue.getBackend().client) as unknown as Redis, queue.toKey("meta"));
+  return job;
 }
 
 /** Registers the repeatable jobs of the catalog (idempotent: schedulers are upserted by name). */

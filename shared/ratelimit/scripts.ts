@@ -5,7 +5,8 @@ import type { Redis } from "../core/redis";
 /**
  * The Redis side of the rate limiter: the key layout beside an account's log, the log's entry
  * format, and the Lua scripts in ./lua, called with named arguments. A deployed Redis keeps its
- * keys across releases, so the layout and the entry format must not change.
+ * keys across releases: a change of the layout or the entry format starts every account's window
+ * afresh, so it is a release note (docs/operations.md).
  */
 
 /** The log entry standing for `slots` slots taken by one round trip (consume.lua writes the same). */
@@ -36,7 +37,7 @@ const SLOTS_LUA = lua("slots.lua");
  * scripts were flushed), sends the script again in full.
  */
 const COMMANDS = {
-  rateLimitConsume: { numberOfKeys: 5, lua: `${SLOTS_LUA}\n${lua("consume.lua")}` },
+  rateLimitConsume: { numberOfKeys: 4, lua: `${SLOTS_LUA}\n${lua("consume.lua")}` },
   rateLimitHandBack: { numberOfKeys: 2, lua: lua("handBack.lua") },
   rateLimitPeek: { numberOfKeys: 2, lua: `${SLOTS_LUA}\n${lua("peek.lua")}` },
 };
@@ -63,13 +64,11 @@ function flag(on: boolean): string {
 export interface ConsumeArgs {
   rateKey: string;
   authVersionKey: string;
-  usageKey: string;
   windowMs: number;
   limit: number;
   slotId: string;
   /** The caller's cached auth version, or `*` for any. */
   expectedVersion: string;
-  keyId: string;
   leaseMs: number;
   want: number;
   leaseThreshold: number;
@@ -89,19 +88,12 @@ export type ConsumeReply = [
 
 /** Runs consume.lua: KEYS and ARGV in the order of its header. */
 export async function runConsume(redis: Redis, call: ConsumeArgs): Promise<ConsumeReply> {
-  const keys = [
-    call.rateKey,
-    call.authVersionKey,
-    call.usageKey,
-    slotCountKey(call.rateKey),
-    leasePauseKey(call.rateKey),
-  ];
+  const keys = [call.rateKey, call.authVersionKey, slotCountKey(call.rateKey), leasePauseKey(call.rateKey)];
   const args = [
     call.windowMs,
     call.limit,
     call.slotId,
     call.expectedVersion,
-    call.keyId,
     call.leaseMs,
     call.want,
     call.leaseThreshold,

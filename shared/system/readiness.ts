@@ -1,4 +1,5 @@
 import type { Deps } from "../context/deps";
+import { checkRedis } from "../core/redisState";
 
 export interface DependencyStatus {
   ok: boolean;
@@ -16,9 +17,7 @@ export async function checkReadiness(deps: Pick<Deps, "sql" | "redis" | "meili">
     probe(async () => {
       await deps.sql`select 1`;
     }),
-    probe(async () => {
-      await deps.redis.ping();
-    }),
+    probe(() => checkRedis(deps.redis)),
     probe(async () => {
       await deps.meili.health();
     }),

@@ -14,8 +14,8 @@ import { stopProcess } from "../../scripts/lib/processes";
 import { createAccount } from "../../shared/auth/accounts";
 import { healthInstructions } from "../../shared/chat/turn/prompt";
 import { contextFor } from "../../shared/context/ctx";
-import { redisUrl } from "../../shared/core/env";
-import { createRedis } from "../../shared/core/redis";
+import { redisTarget } from "../../shared/core/env";
+import { createRedis, queuePrefix } from "../../shared/core/redis";
 import { createOfflineModel } from "../../shared/llm/offline/model";
 import { toAiSdkTools } from "../../shared/tools/aiSdk";
 import { CHAT_TOOLS } from "../../shared/tools/chatTools";
@@ -66,7 +66,7 @@ try {
   // Relay delay: when each chunk left Redis (seen by a subscriber of our own, in this process) and
   // when the SSE client got it, on the same clock.
   const published = new Map<string, number>();
-  const tap = createRedis(redisUrl(world.env), "worker");
+  const tap = createRedis(redisTarget(world.env), "worker");
   await tap.psubscribe(`${world.env.REDIS_PREFIX}:turn:*`, `${world.env.REDIS_PREFIX}:hop:*`);
   const hopWaits = new Map<string, () => void>();
   tap.on("pmessage", (_pattern: string, channel: string, message: string) => {
@@ -141,8 +141,11 @@ try {
     stderr: "inherit",
   });
   await (hopper.stdout as ReadableStream<Uint8Array>).getReader().read();
-  const hopConnection = createRedis(redisUrl(world.env), "worker");
-  const hopQueue = new Queue(HOP_QUEUE, { connection: hopConnection, prefix: world.env.REDIS_PREFIX });
+  const hopConnection = createRedis(redisTarget(world.env), "worker");
+  const hopQueue = new Queue(HOP_QUEUE, {
+    connection: hopConnection,
+    prefix: queuePrefix(world.env.REDIS_PREFIX, HOP_QUEUE),
+  });
   const hops: number[] = [];
   for (let i = 0; i < TURNS + 20; i++) {
     const jobId = `hop${i}`;

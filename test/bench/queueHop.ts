@@ -4,21 +4,25 @@
  * cannot avoid, measured on the same machine in the same run.
  */
 import { Worker } from "bullmq";
-import { loadEnv, redisUrl } from "../../shared/core/env";
-import { createRedis } from "../../shared/core/redis";
+import { loadEnv, redisTarget } from "../../shared/core/env";
+import { createRedis, queuePrefix } from "../../shared/core/redis";
 
 export const HOP_QUEUE = "bench-hop";
 export const hopChannel = (prefix: string, jobId: string) => `${prefix}:hop:${jobId}`;
 
 if (import.meta.main) {
   const env = loadEnv();
-  const publisher = createRedis(redisUrl(env), "worker");
+  const publisher = createRedis(redisTarget(env), "worker");
   const worker = new Worker(
     HOP_QUEUE,
     async (job) => {
       await publisher.publish(hopChannel(env.REDIS_PREFIX, job.id as string), "done");
     },
-    { connection: createRedis(redisUrl(env), "worker"), prefix: env.REDIS_PREFIX, concurrency: 100 },
+    {
+      connection: createRedis(redisTarget(env), "worker"),
+      prefix: queuePrefix(env.REDIS_PREFIX, HOP_QUEUE),
+      concurrency: 100,
+    },
   );
   await worker.waitUntilReady();
   console.log("ready");

@@ -371,21 +371,6 @@ export function summarize(outcomes: Outcome[]) {
   };
 }
 
-/** Deletes every Redis key under a prefix (a fault test's own queues and caches). */
-export async function deletePrefix(redisUrl: string, prefix: string): Promise<void> {
-  const redis = createRedis(redisUrl, "worker");
-  try {
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== "0");
-  } finally {
-    redis.disconnect();
-  }
-}
-
 /** The child environment for `env` with its own Redis prefix (queues and caches apart from other files). */
 export function ownPrefix(env: Env, suffix: string): string {
   return `${env.REDIS_PREFIX}${suffix}`.slice(0, 32);

@@ -7,12 +7,13 @@ import { freePort, type Managed, stopAll } from "../../scripts/lib/processes";
 import { createMeili } from "../../search-index/client";
 import { dropIndexes } from "../../search-index/indexes";
 import { closeDeps, createDeps, type Deps } from "../../shared/context/deps";
-import { type Env, LOCAL_DATABASE_URL, parseEnv, redisUrl } from "../../shared/core/env";
+import { type Env, LOCAL_DATABASE_URL, parseEnv, redisTarget } from "../../shared/core/env";
 import { createLogger, type Logger } from "../../shared/core/log";
 import type { PlanTable } from "../../shared/core/plans";
-import { createRedis, redisReady } from "../../shared/core/redis";
+import { createRedis, queuePrefix, redisReady } from "../../shared/core/redis";
 import { dropDatabase } from "../../shared/db/sql";
 import type { QueueName } from "../../shared/jobs/catalog";
+import { deletePrefix } from "./redisKeys";
 
 /**
  * One isolated world per `bun test` run: its own PostgreSQL database, Redis key prefix and
@@ -73,23 +74,9 @@ export async function teardownWorld(): Promise<void> {
   await closeDeps(deps);
   await dropIndexes(createMeili(env.MEILI_URL as string, env.MEILI_MASTER_KEY), env.MEILI_INDEX_PREFIX).catch(() => {});
   await dropDatabase(env.DATABASE_URL as string);
-  await deleteRedisPrefix(env);
+  await deletePrefix(redisTarget(env), env.REDIS_PREFIX);
   await stopAll(managed);
   await rm(dataDir, { recursive: true, force: true });
-}
-
-async function deleteRedisPrefix(env: Env): Promise<void> {
-  const redis = createRedis(redisUrl(env), "worker");
-  try {
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${env.REDIS_PREFIX}:*`, "COUNT", 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== "0");
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /** The environment a child process (a CLI, a bench target) needs to use the same servers and prefixes. */
@@ -107,8 +94,8 @@ export function processEnvFor(env: Env): Record<string, string | undefined> {
 /** A queue's event stream on its own connection, ready to wait on jobs (`job.waitUntilFinished`). */
 export async function queueEventsFor(deps: Deps, queue: QueueName): Promise<QueueEvents> {
   const events = new QueueEvents(queue, {
-    connection: createRedis(redisUrl(deps.env), "worker"),
-    prefix: deps.env.REDIS_PREFIX,
+    connection: createRedis(redisTarget(deps.env), "worker"),
+    prefix: queuePrefix(deps.env.REDIS_PREFIX, queue),
   });
   await events.waitUntilReady();
   return events;

@@ -117,9 +117,8 @@ describe("key cache", () => {
     // Revoked in the database only, then announced as an older process would: no kind, no version bump.
     const revoked = await revokeApiKey(deps.sql, account.keyId);
     const ackKey = `${deps.env.REDIS_PREFIX}:auth-ack:${crypto.randomUUID()}`;
-    const receivers = await deps.redis.publish(
-      authChannel(deps.env.REDIS_PREFIX),
-      `${ackKey} ${revoked?.keyHash.toString("hex")}`,
+    const receivers = Number(
+      await deps.redis.spublish(authChannel(deps.env.REDIS_PREFIX), `${ackKey} ${revoked?.keyHash.toString("hex")}`),
     );
     await waitFor("acknowledged", async () => (await deps.redis.llen(ackKey)) >= receivers);
     expect((await call(app, "/api/v1/account", { headers })).status).toBe(401);

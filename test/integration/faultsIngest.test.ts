@@ -3,15 +3,16 @@ import { type Job, QueueEvents } from "bullmq";
 import { stopProcess } from "../../scripts/lib/processes";
 import { createMeili } from "../../search-index/client";
 import { dropIndexes, indexUid } from "../../search-index/indexes";
-import { type Env, redisUrl } from "../../shared/core/env";
-import { createRedis, type Redis } from "../../shared/core/redis";
+import { type Env, redisTarget } from "../../shared/core/env";
+import { createRedis, duplicateRedis, queuePrefix, type Redis } from "../../shared/core/redis";
 import { migrate } from "../../shared/db/migrate";
 import { createSql, dropDatabase, ensureDatabase, type Sql } from "../../shared/db/sql";
 import { applyIndexSettings } from "../../shared/indexing/settings";
 import { closeQueues, createQueues, enqueue, type Queues } from "../../shared/jobs/queue";
 import { parseSourceLine, type SourcePaper, toPaper } from "../../shared/records/paper";
-import { deletePrefix, exitWithin, ownPrefix, removeServiceLogs, type Service, spawnService } from "../helpers/faults";
+import { exitWithin, ownPrefix, removeServiceLogs, type Service, spawnService } from "../helpers/faults";
 import { processEnvFor, testWorld } from "../helpers/infra";
+import { deletePrefix } from "../helpers/redisKeys";
 
 /**
  * Worker processes killed in the middle of a paper ingest. The file has its own database, Redis
@@ -46,9 +47,12 @@ beforeAll(async () => {
   await applyIndexSettings(meili(), env.MEILI_INDEX_PREFIX);
   // Two jobs at a time per worker: several batches are in flight when the kill comes, not all of them.
   childEnv = { ...processEnvFor(env), LOG_LEVEL: "warn", WORKER_CONCURRENCY: "2" };
-  connection = createRedis(redisUrl(env), "worker");
+  connection = createRedis(redisTarget(env), "worker");
   queues = createQueues(connection, env.REDIS_PREFIX);
-  events = new QueueEvents("papers", { connection: connection.duplicate(), prefix: env.REDIS_PREFIX });
+  events = new QueueEvents("papers", {
+    connection: duplicateRedis(connection, {}),
+    prefix: queuePrefix(env.REDIS_PREFIX, "papers"),
+  });
   await events.waitUntilReady();
   const text = new TextDecoder().decode(
     Bun.gunzipSync(await Bun.file(`${import.meta.dir}/../fixtures/arxiv/papers-1k.jsonl.gz`).bytes()),
@@ -65,7 +69,7 @@ afterAll(async () => {
   if (env) {
     await dropIndexes(meili(), env.MEILI_INDEX_PREFIX).catch(() => {});
     await dropDatabase(env.DATABASE_URL as string);
-    await deletePrefix(redisUrl(env), env.REDIS_PREFIX);
+    await deletePrefix(redisTarget(env), env.REDIS_PREFIX);
   }
   await removeServiceLogs();
   if (Object.keys(report).length > 0) console.info("faults: ingest", JSON.stringify(report));

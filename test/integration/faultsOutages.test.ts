@@ -3,7 +3,7 @@ import { stopProcess, waitFor } from "../../scripts/lib/processes";
 import { createMeili } from "../../search-index/client";
 import { indexUid } from "../../search-index/indexes";
 import type { Deps } from "../../shared/context/deps";
-import { type Env, redisUrl } from "../../shared/core/env";
+import { type Env, redisTarget } from "../../shared/core/env";
 import { createRedis, redisReady } from "../../shared/core/redis";
 import { createSql, type Sql } from "../../shared/db/sql";
 import { applyIndexSettings } from "../../shared/indexing/settings";
@@ -11,7 +11,6 @@ import { toPaperDocument } from "../../shared/papers/search/document";
 import { parseSourceLine, toPaper } from "../../shared/records/paper";
 import {
   addEntry,
-  deletePrefix,
   duringOutages,
   FAULT_OUTAGE_MS,
   FAULT_TEST_TIMEOUT_MS,
@@ -33,6 +32,7 @@ import {
 } from "../helpers/faults";
 import { errorOf } from "../helpers/http";
 import { processEnvFor, testDeps } from "../helpers/infra";
+import { deletePrefix } from "../helpers/redisKeys";
 
 /**
  * Dependencies stopped under a real API process: Redis, Meilisearch and PostgreSQL (each a private
@@ -55,7 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(services.map((service) => stopProcess(service.child, 2000)));
   await Promise.all(servers.map((server) => server.destroy()));
-  for (const prefix of prefixes) await deletePrefix(redisUrl(env), prefix);
+  for (const prefix of prefixes) await deletePrefix(redisTarget(env), prefix);
   await removeServiceLogs();
   if (Object.keys(report).length > 0) console.info("faults: outages", JSON.stringify(report));
 });

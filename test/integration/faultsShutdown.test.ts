@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { stopProcess, waitFor } from "../../scripts/lib/processes";
 import type { Deps } from "../../shared/context/deps";
-import { redisUrl } from "../../shared/core/env";
+import { redisTarget } from "../../shared/core/env";
 import { sseEvents } from "../helpers/chat";
 import {
   addEntry,
-  deletePrefix,
   exitWithin,
   type HealthWriter,
   healthWriter,
@@ -18,6 +17,7 @@ import {
   summarize,
 } from "../helpers/faults";
 import { processEnvFor, testDeps } from "../helpers/infra";
+import { deletePrefix } from "../helpers/redisKeys";
 import { startUpstreamFixtures, type UpstreamFixtures } from "../helpers/upstream";
 
 /**
@@ -55,7 +55,7 @@ afterAll(async () => {
   upstream.mode = "normal";
   await Promise.all([worker, ...(apis ?? [])].filter(Boolean).map((s) => stopProcess(s.child, 2000)));
   await upstream?.stop();
-  await deletePrefix(redisUrl(deps.env), prefix);
+  await deletePrefix(redisTarget(deps.env), prefix);
   await removeServiceLogs();
   if (Object.keys(report).length > 0) console.info("faults: shutdown", JSON.stringify(report));
 });

@@ -142,8 +142,7 @@ describe("rate-limit leases", () => {
     const one = () =>
       consume({
         rateKey: keys.rateLimit(user.accountId),
-        authVersionKey: `${deps.env.REDIS_PREFIX}:authv:test`,
-        usageKey: `${deps.env.REDIS_PREFIX}:testuse`,
+        authVersionKey: keys.authVersion(user.accountId, "test"),
         limit: LIMIT,
         slotId: nextSlotId(),
         keyId: "test",

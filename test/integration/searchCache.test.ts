@@ -5,14 +5,15 @@ import { stopProcess, waitFor } from "../../scripts/lib/processes";
 import { announceIndexChange, createSearchCache } from "../../search-index/answerCache";
 import { indexUid } from "../../search-index/indexes";
 import { closeDeps, createDeps, type Deps } from "../../shared/context/deps";
-import { redisUrl } from "../../shared/core/env";
+import { redisTarget } from "../../shared/core/env";
 import { createRedis } from "../../shared/core/redis";
 import { enqueue } from "../../shared/jobs/queue";
 import type { Paper, SourcePaper } from "../../shared/records/paper";
-import { deletePrefix, ownPrefix, removeServiceLogs, request, type Service, spawnService } from "../helpers/faults";
+import { ownPrefix, removeServiceLogs, request, type Service, spawnService } from "../helpers/faults";
 import { call, createTestAccount, type TestAccount, type TestApp } from "../helpers/http";
 import { demoPapers, demoSources, ownIndexes } from "../helpers/indexes";
 import { processEnvFor, queueEventsFor, testDeps, testLog } from "../helpers/infra";
+import { deletePrefix } from "../helpers/redisKeys";
 
 /**
  * The search answer cache: a repeated search is answered from the process's cache, and never with
@@ -97,7 +98,7 @@ describe("the cache itself", () => {
 
   /** A cache of its own on a fresh index name, once it has confirmed the version; closed after. */
   async function withCache(run: (cache: Cache, uid: string) => Promise<void>, redis = deps.redis) {
-    const cache = createSearchCache(redisUrl(deps.env), redis, deps.env.REDIS_PREFIX, settings);
+    const cache = createSearchCache(redisTarget(deps.env), redis, deps.env.REDIS_PREFIX, settings);
     const uid = `cache-${crypto.randomUUID()}`;
     try {
       await waitFor("confirmed", async () => {
@@ -168,7 +169,7 @@ describe("the cache itself", () => {
   });
 
   test("with Redis away the cache is bypassed, so nothing stale can be served", async () => {
-    const own = createRedis(redisUrl(deps.env), "request");
+    const own = createRedis(redisTarget(deps.env), "request");
     try {
       await withCache(async (cache, uid) => {
         expect((await cache.answer(uid, "probe", async () => page(1), sizeOf)).cache).toBe("hit");
@@ -203,7 +204,7 @@ describe("across processes", () => {
     await Promise.all(services.map((service) => stopProcess(service.child, 2000)));
     await events?.close();
     if (own) await closeDeps(own);
-    if (prefix) await deletePrefix(redisUrl(deps.env), prefix);
+    if (prefix) await deletePrefix(redisTarget(deps.env), prefix);
     await removeServiceLogs();
   });
 

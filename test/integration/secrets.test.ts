@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type Redis from "ioredis";
+import IORedis from "ioredis";
 import { createApp } from "../../api/app";
 import { createKey, revokeKey } from "../../shared/auth/accounts";
 import type { Deps } from "../../shared/context/deps";
 import type { ChatReply } from "../../shared/conversations/schemas";
 import { redisUrl } from "../../shared/core/env";
-import { createRedis } from "../../shared/core/redis";
+import type { Redis } from "../../shared/core/redis";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { createTracker, healthAccount } from "../helpers/health";
 import { call, errorOf, json, mcpCall, type TestAccount, type TestApp } from "../helpers/http";
@@ -23,7 +23,7 @@ let deps: Deps;
 let app: TestApp;
 let workers: Workers;
 let owner: TestAccount;
-let listener: Redis;
+let listener: IORedis;
 const published: string[] = [];
 const keys: string[] = [];
 /** Share tokens, session ids and CSRF tokens seen during the run; a CSRF token may be stored. */
@@ -32,10 +32,14 @@ const errorBodies: string[] = [];
 
 beforeAll(async () => {
   deps = await testDeps();
-  // Every message published under the prefix during the run (chat chunks, auth announcements).
-  listener = createRedis(redisUrl(deps.env), "worker");
-  listener.on("pmessage", (_pattern, channel, message) => published.push(`${channel} ${message}`));
-  await listener.psubscribe(`${deps.env.REDIS_PREFIX}*`);
+  // Every message published under the prefix during the run (chat chunks and auth announcements go
+  // out on sharded channels, which no pattern subscription sees, so the server's command feed is read).
+  listener = await new IORedis(redisUrl(deps.env)).monitor();
+  listener.on("monitor", (_time: string, args: string[]) => {
+    const [command = "", channel = "", message = ""] = args;
+    if (/^s?publish$/i.test(command) && channel.startsWith(`${deps.env.REDIS_PREFIX}:`))
+      published.push(`${channel} ${message}`);
+  });
   workers = await startWorkers(deps, { queues: ["chat", "uploads"] });
   app = createApp(deps);
   owner = await healthAccount(deps, app);

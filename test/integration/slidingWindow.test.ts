@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Deps } from "../../shared/context/deps";
+import { redisKeys } from "../../shared/core/redis";
 import { createRateLimiter, handBack, LEASE_MS, peekUsage } from "../../shared/ratelimit/limiter";
 import { testDeps } from "../helpers/infra";
 
@@ -14,8 +15,8 @@ function keysFor(tag: string) {
   const prefix = deps.env.REDIS_PREFIX;
   return {
     id,
-    rateKey: `${prefix}:rl:${tag}-${id}`,
-    authVersionKey: `${prefix}:authv:${tag}-${id}`,
+    rateKey: redisKeys(prefix).rateLimit(`${tag}-${id}`),
+    authVersionKey: redisKeys(prefix).authVersion(`${tag}-${id}`, "key"),
     usageKey: `${prefix}:keyuse-${tag}`,
     keyId: id,
     expectedVersion: "0",

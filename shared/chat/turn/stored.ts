@@ -1,6 +1,6 @@
 import type { Deps } from "../../context/deps";
 import { listMessages } from "../../conversations/repository";
-import { type Redis, redisKeys } from "../../core/redis";
+import { duplicateRedis, type Redis, redisKeys } from "../../core/redis";
 import type { ChatTurn } from "../../jobs/payloads/chatTurn";
 
 /**
@@ -63,7 +63,7 @@ const waiters = new Set<Redis>();
 const MAX_IDLE = 4;
 
 function openWaiter(redis: Redis, timeoutMs: number): Redis {
-  const connection = redis.duplicate({
+  const connection = duplicateRedis(redis, {
     commandTimeout: undefined,
     // Queued until connected; the client gives up shortly after Redis's own timeout if Redis is away.
     enableOfflineQueue: true,

@@ -6,22 +6,21 @@
 --   'stale'    the caller's cached auth version is out of date; nothing was counted
 --   'skipped'  a prefetch found too few free slots to lease; nothing was counted
 
+-- All keys are the account's (one hash tag: one slot on a cluster).
 local log_key = KEYS[1]     -- sorted set of entries `<slot_id>#<n>`, scored with when their n slots count from
 local version_key = KEYS[2] -- the API key's auth version, bumped on revocation or plan change
-local usage_key = KEYS[3]   -- hash: key id -> when that key last took slots
-local count_key = KEYS[4]   -- how many slots the log's entries stand for
-local pause_key = KEYS[5]   -- exists while the account's leases are paused (after a recall)
+local count_key = KEYS[3]   -- how many slots the log's entries stand for
+local pause_key = KEYS[4]   -- exists while the account's leases are paused (after a recall)
 
 local window_ms = tonumber(ARGV[1])       -- the sliding window's length
 local limit = tonumber(ARGV[2])           -- slots allowed in any window
 local slot_id = ARGV[3]                   -- unique per call: names this call's log entry
 local expected_version = ARGV[4]          -- the auth version the caller cached, or ANY_VERSION
-local key_id = ARGV[5]                    -- the field of usage_key this call stamps
-local lease_ms = tonumber(ARGV[6])        -- how long a process may spend leased slots
-local want = tonumber(ARGV[7])            -- slots the caller would like (1: just this request)
-local lease_threshold = tonumber(ARGV[8]) -- leases only while more slots than this are free
-local prefetch = ARGV[9] == '1'           -- a background refill for requests still to come
-local recalled = ARGV[10] == '1'          -- asked again after a complete recall of the account's leases
+local lease_ms = tonumber(ARGV[5])        -- how long a process may spend leased slots
+local want = tonumber(ARGV[6])            -- slots the caller would like (1: just this request)
+local lease_threshold = tonumber(ARGV[7]) -- leases only while more slots than this are free
+local prefetch = ARGV[8] == '1'           -- a background refill for requests still to come
+local recalled = ARGV[9] == '1'           -- asked again after a complete recall of the account's leases
 
 -- The caller has no cached auth version to check (a website session): whatever is current will do.
 local ANY_VERSION = '*'
@@ -88,14 +87,12 @@ local function grant_size(free, now)
   return 1, now
 end
 
--- Logs the grant as one entry (limiter.ts's logEntry) and stamps the key's use; returns when the
--- oldest entry leaves the window.
+-- Logs the grant as one entry (limiter.ts's logEntry); returns when the oldest entry leaves the window.
 local function record(grant, score, now)
   redis.call('ZADD', log_key, score, slot_id .. '#' .. grant)
   redis.call('INCRBY', count_key, grant)
   redis.call('PEXPIRE', log_key, window_ms + lease_ms)
   redis.call('PEXPIRE', count_key, window_ms + lease_ms)
-  redis.call('HSET', usage_key, key_id, now)
   local oldest = redis.call('ZRANGE', log_key, 0, 0, 'WITHSCORES')
   return tonumber(oldest[2]) + window_ms - now
 end

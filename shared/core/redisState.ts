@@ -1,0 +1,95 @@
+import { Cluster } from "ioredis";
+import type { Redis } from "./redis";
+
+/**
+ * What the service needs of its Redis, checked on each server (every node of a cluster: a client
+ * command would reach only one of them), and the state readiness and /metrics report.
+ */
+
+/** Sharded pub/sub (SSUBSCRIBE/SPUBLISH) came with Redis 7. */
+const MIN_MAJOR_VERSION = 7;
+
+/** `field:value` lines of an INFO section. */
+function infoFields(text: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const line of text.split(/\r?\n/)) {
+    const at = line.indexOf(":");
+    if (at > 0) fields.set(line.slice(0, at), line.slice(at + 1).trim());
+  }
+  return fields;
+}
+
+/** Every server holding data: a cluster's nodes (primaries and replicas, which become primaries), or the one server. */
+function servers(redis: Redis): { name: string; server: Redis }[] {
+  if (!(redis instanceof Cluster)) return [{ name: "Redis", server: redis }];
+  return redis.nodes("all").map((node) => ({ name: `Redis node ${node.options.host}:${node.options.port}`, server: node }));
+}
+
+/**
+ * Why this Redis cannot run the service, in one line, or undefined when it can. INFO is read, not
+ * CONFIG GET, which managed services often rename.
+ */
+export async function redisSetupProblem(redis: Redis): Promise<string | undefined> {
+  if (redis instanceof Cluster) {
+    const state = await clusterState(redis);
+    if (!state.ok) return `Redis Cluster is not ready (cluster_state:${state.state}, ${state.slotsOk} of 16384 slots served).`;
+  }
+  for (const { name, server } of servers(redis)) {
+    const info = infoFields(await server.info("all"));
+    const version = info.get("redis_version") ?? "0";
+    if (Number(version.split(".")[0]) < MIN_MAJOR_VERSION)
+      return `${name} runs Redis ${version}; the service needs ${MIN_MAJOR_VERSION}.0 or later (sharded pub/sub).`;
+    const policy = info.get("maxmemory_policy");
+    if (policy !== "noeviction")
+      return `${name} has maxmemory-policy ${policy}; set it to noeviction (an evicted job or rate-limit key is lost work or a wrong limit).`;
+  }
+  return undefined;
+}
+
+export interface ClusterState {
+  ok: boolean;
+  state: string;
+  slotsOk: number;
+  knownNodes: number;
+  size: number;
+}
+
+/** CLUSTER INFO as one node sees it (the client's choice of node). */
+export async function clusterState(redis: Cluster): Promise<ClusterState> {
+  const info = infoFields(String(await redis.cluster("INFO")));
+  const number = (name: string) => Number(info.get(name) ?? 0);
+  const state = info.get("cluster_state") ?? "unknown";
+  return {
+    ok: state === "ok",
+    state,
+    slotsOk: number("cluster_slots_ok"),
+    knownNodes: number("cluster_known_nodes"),
+    size: number("cluster_size"),
+  };
+}
+
+/**
+ * Answers when Redis can serve: a PING, and on a cluster also `cluster_state:ok` and a PING of
+ * every primary (a request may need any of them). Throws otherwise.
+ */
+export async function checkRedis(redis: Redis): Promise<void> {
+  if (!(redis instanceof Cluster)) {
+    await redis.ping();
+    return;
+  }
+  const state = await clusterState(redis);
+  if (!state.ok) throw new Error(`cluster state ${state.state}`);
+  await Promise.all(redis.nodes("master").map((node) => node.ping()));
+}
+
+/**
+ * Waits until one replica has every write this connection sent to `key`'s primary, at most
+ * `timeoutMs`: replication is asynchronous, and a primary that fails before passing a write on
+ * loses it. Nothing to wait for on a single server. WAIT has no key, so it rides in a pipeline with
+ * a keyed command to reach that primary's connection.
+ */
+export async function awaitReplica(redis: Redis, key: string, timeoutMs = 500): Promise<number> {
+  if (!(redis instanceof Cluster)) return 0;
+  const results = await redis.pipeline().exists(key).call("WAIT", "1", String(timeoutMs)).exec();
+  return Number(results?.[1]?.[1] ?? 0);
+}
