@@ -1,6 +1,8 @@
 import { createMeili } from "../../search-index/client";
 import { localMeiliDir, localMeiliUrl, masterKeyFile } from "../../search-index/config";
-import { databaseUrl, type Env, redisUrl } from "../../shared/core/env";
+import { databaseUrl, type Env, redisTarget, redisUrl } from "../../shared/core/env";
+import { createRedis, redisReady } from "../../shared/core/redis";
+import { redisSetupProblem } from "../../shared/core/redisState";
 import { migrate } from "../../shared/db/migrate";
 import { createSql, ensureDatabase } from "../../shared/db/sql";
 import { applyIndexSettings } from "../../shared/indexing/settings";
@@ -27,7 +29,9 @@ export async function prepareInfrastructure(env: Env, managed: Managed[] = []): 
   const track = (item: Managed | undefined) => item && managed.push(item);
   try {
     track(await ensurePostgres(databaseUrl(env), Boolean(env.DATABASE_URL), env.DATA_DIR));
-    track(await ensureRedis(redisUrl(env), Boolean(env.REDIS_URL), env.DATA_DIR));
+    // A cluster is never started here: its nodes are the operator's.
+    if (!env.REDIS_CLUSTER_NODES) track(await ensureRedis(redisUrl(env), Boolean(env.REDIS_URL), env.DATA_DIR));
+    await checkRedisSetup(env);
     const meili = await ensureMeili(env);
     track(meili.managed);
     const resolved: Env = { ...env, MEILI_URL: meili.url, MEILI_MASTER_KEY: meili.apiKey };
@@ -40,6 +44,21 @@ export async function prepareInfrastructure(env: Env, managed: Managed[] = []): 
   } catch (error) {
     await stopAll(managed);
     throw error;
+  }
+}
+
+/** Refuses a Redis (or any node of a cluster) the service cannot run on, with one line saying why. */
+async function checkRedisSetup(env: Env): Promise<void> {
+  const redis = createRedis(redisTarget(env), "request");
+  try {
+    await redisReady(redis, 10_000).catch(() => {
+      const where = env.REDIS_CLUSTER_NODES ? `Redis Cluster at ${env.REDIS_CLUSTER_NODES} (REDIS_CLUSTER_NODES)` : "Redis";
+      throw new StartupError(`${where} is not reachable or not ready.`);
+    });
+    const problem = await redisSetupProblem(redis);
+    if (problem) throw new StartupError(problem);
+  } finally {
+    redis.disconnect();
   }
 }
 

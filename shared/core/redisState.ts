@@ -1,4 +1,4 @@
-import { Cluster } from "ioredis";
+import IORedis, { Cluster } from "ioredis";
 import type { Redis } from "./redis";
 
 /**
@@ -19,10 +19,30 @@ function infoFields(text: string): Map<string, string> {
   return fields;
 }
 
-/** Every server holding data: a cluster's nodes (primaries and replicas, which become primaries), or the one server. */
-function servers(redis: Redis): { name: string; server: Redis }[] {
-  if (!(redis instanceof Cluster)) return [{ name: "Redis", server: redis }];
-  return redis.nodes("all").map((node) => ({ name: `Redis node ${node.options.host}:${node.options.port}`, server: node }));
+/**
+ * Every server holding data: each node of a cluster from CLUSTER NODES (replicas too: they become
+ * primaries, and the client itself connects to primaries only), or the one server. A cluster's
+ * node gets a short-lived connection of its own.
+ */
+async function withServers(redis: Redis, use: (name: string, server: IORedis) => Promise<string | undefined>) {
+  if (!(redis instanceof Cluster)) return use("Redis", redis);
+  const text = String(await redis.cluster("NODES"));
+  for (const line of text.split("\n").filter(Boolean)) {
+    const [, address = "", flags = ""] = line.split(" ");
+    if (/fail|noaddr|handshake/.test(flags)) continue;
+    const hostPort = address.split("@")[0] ?? "";
+    const at = hostPort.lastIndexOf(":");
+    const [host, port] = [hostPort.slice(0, at), Number(hostPort.slice(at + 1))];
+    const server = new IORedis({ ...redis.options.redisOptions, host, port, lazyConnect: true, maxRetriesPerRequest: 1 });
+    server.on("error", () => {});
+    try {
+      const problem = await use(`Redis node ${host}:${port}`, server);
+      if (problem) return problem;
+    } finally {
+      server.disconnect();
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -34,7 +54,7 @@ export async function redisSetupProblem(redis: Redis): Promise<string | undefine
     const state = await clusterState(redis);
     if (!state.ok) return `Redis Cluster is not ready (cluster_state:${state.state}, ${state.slotsOk} of 16384 slots served).`;
   }
-  for (const { name, server } of servers(redis)) {
+  return withServers(redis, async (name, server) => {
     const info = infoFields(await server.info("all"));
     const version = info.get("redis_version") ?? "0";
     if (Number(version.split(".")[0]) < MIN_MAJOR_VERSION)
@@ -42,8 +62,8 @@ export async function redisSetupProblem(redis: Redis): Promise<string | undefine
     const policy = info.get("maxmemory_policy");
     if (policy !== "noeviction")
       return `${name} has maxmemory-policy ${policy}; set it to noeviction (an evicted job or rate-limit key is lost work or a wrong limit).`;
-  }
-  return undefined;
+    return undefined;
+  });
 }
 
 export interface ClusterState {

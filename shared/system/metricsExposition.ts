@@ -1,7 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
+import { Cluster } from "ioredis";
 import type { Deps } from "../context/deps";
 import { AppError } from "../core/errors";
 import { Gauge, renderMetrics } from "../core/metrics";
+import { clusterState } from "../core/redisState";
 import { processMetrics } from "../core/serviceMetrics";
 import { readJobDurations, readQueueDepths } from "../jobs/metrics";
 
@@ -65,5 +67,30 @@ export async function exposeMetrics(deps: Pick<Deps, "redis" | "queues" | "env" 
     deps.log.warn("metrics: queue figures unavailable", { error });
     available.labels().set(0);
   }
-  return processMetrics.render() + renderMetrics([available]) + fromRedis;
+  return processMetrics.render() + renderMetrics([available]) + fromRedis + (await clusterMetrics(deps));
+}
+
+/** On a Redis Cluster: its state as the client's node sees it, and which primaries answer this process. */
+async function clusterMetrics(deps: Pick<Deps, "redis" | "log">): Promise<string> {
+  if (!(deps.redis instanceof Cluster)) return "";
+  const gauges = {
+    ok: new Gauge("redis_cluster_state_ok", "1 when CLUSTER INFO reports cluster_state:ok, else 0.", []),
+    slots: new Gauge("redis_cluster_slots_ok", "Hash slots served by a reachable primary (of 16384).", []),
+    nodes: new Gauge("redis_cluster_known_nodes", "Nodes the cluster knows, primaries and replicas.", []),
+    size: new Gauge("redis_cluster_size", "Primaries serving at least one slot.", []),
+    primaries: new Gauge("redis_cluster_primaries_reachable", "Primaries that answered this process's PING.", []),
+  };
+  try {
+    const state = await clusterState(deps.redis);
+    gauges.ok.labels().set(state.ok ? 1 : 0);
+    gauges.slots.labels().set(state.slotsOk);
+    gauges.nodes.labels().set(state.knownNodes);
+    gauges.size.labels().set(state.size);
+  } catch (error) {
+    deps.log.warn("metrics: cluster state unavailable", { error });
+    gauges.ok.labels().set(0);
+  }
+  const pings = await Promise.allSettled(deps.redis.nodes("master").map((node) => node.ping()));
+  gauges.primaries.labels().set(pings.filter((ping) => ping.status === "fulfilled").length);
+  return renderMetrics(Object.values(gauges));
 }

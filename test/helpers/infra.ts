@@ -84,6 +84,7 @@ export function processEnvFor(env: Env): Record<string, string | undefined> {
   return {
     ...process.env,
     DATABASE_URL: env.DATABASE_URL,
+    REDIS_CLUSTER_NODES: env.REDIS_CLUSTER_NODES,
     REDIS_PREFIX: env.REDIS_PREFIX,
     MEILI_URL: env.MEILI_URL,
     MEILI_MASTER_KEY: env.MEILI_MASTER_KEY,
