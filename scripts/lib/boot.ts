@@ -52,7 +52,9 @@ async function checkRedisSetup(env: Env): Promise<void> {
   const redis = createRedis(redisTarget(env), "request");
   try {
     await redisReady(redis, 10_000).catch(() => {
-      const where = env.REDIS_CLUSTER_NODES ? `Redis Cluster at ${env.REDIS_CLUSTER_NODES} (REDIS_CLUSTER_NODES)` : "Redis";
+      const where = env.REDIS_CLUSTER_NODES
+        ? `Redis Cluster at ${env.REDIS_CLUSTER_NODES} (REDIS_CLUSTER_NODES)`
+        : "Redis";
       throw new StartupError(`${where} is not reachable or not ready.`);
     });
     const problem = await redisSetupProblem(redis);

@@ -33,7 +33,13 @@ async function withServers(redis: Redis, use: (name: string, server: IORedis) =>
     const hostPort = address.split("@")[0] ?? "";
     const at = hostPort.lastIndexOf(":");
     const [host, port] = [hostPort.slice(0, at), Number(hostPort.slice(at + 1))];
-    const server = new IORedis({ ...redis.options.redisOptions, host, port, lazyConnect: true, maxRetriesPerRequest: 1 });
+    const server = new IORedis({
+      ...redis.options.redisOptions,
+      host,
+      port,
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+    });
     server.on("error", () => {});
     try {
       const problem = await use(`Redis node ${host}:${port}`, server);
@@ -52,7 +58,8 @@ async function withServers(redis: Redis, use: (name: string, server: IORedis) =>
 export async function redisSetupProblem(redis: Redis): Promise<string | undefined> {
   if (redis instanceof Cluster) {
     const state = await clusterState(redis);
-    if (!state.ok) return `Redis Cluster is not ready (cluster_state:${state.state}, ${state.slotsOk} of 16384 slots served).`;
+    if (!state.ok)
+      return `Redis Cluster is not ready (cluster_state:${state.state}, ${state.slotsOk} of 16384 slots served).`;
   }
   return withServers(redis, async (name, server) => {
     const info = infoFields(await server.info("all"));

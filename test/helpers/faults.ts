@@ -7,7 +7,6 @@ import { launchMeili } from "../../scripts/lib/meili";
 import { freePort, StartupError, stopProcess, tcpOpen, waitFor } from "../../scripts/lib/processes";
 import type { Deps } from "../../shared/context/deps";
 import type { Env } from "../../shared/core/env";
-import { createRedis } from "../../shared/core/redis";
 import { migrate } from "../../shared/db/migrate";
 import { createSql, ensureDatabase } from "../../shared/db/sql";
 import { createTestAccount, type TestAccount } from "./http";
