@@ -15,7 +15,7 @@ import { createAccount } from "../../shared/auth/accounts";
 import { healthInstructions } from "../../shared/chat/turn/prompt";
 import { contextFor } from "../../shared/context/ctx";
 import { redisTarget } from "../../shared/core/env";
-import { createRedis, queuePrefix } from "../../shared/core/redis";
+import { createRedis, queuePrefix, redisKeys } from "../../shared/core/redis";
 import { createOfflineModel } from "../../shared/llm/offline/model";
 import { toAiSdkTools } from "../../shared/tools/aiSdk";
 import { CHAT_TOOLS } from "../../shared/tools/chatTools";
@@ -63,18 +63,16 @@ try {
     return { first, total: performance.now() - start };
   }
 
-  // Relay delay: when each chunk left Redis (seen by a subscriber of our own, in this process) and
-  // when the SSE client got it, on the same clock.
-  const published = new Map<string, number>();
+  // The queue hop's answers, on a classic channel of the bench's own.
   const tap = createRedis(redisTarget(world.env), "worker");
-  await tap.psubscribe(`${world.env.REDIS_PREFIX}:turn:*`, `${world.env.REDIS_PREFIX}:hop:*`);
+  await tap.psubscribe(`${world.env.REDIS_PREFIX}:hop:*`);
   const hopWaits = new Map<string, () => void>();
-  tap.on("pmessage", (_pattern: string, channel: string, message: string) => {
-    const hop = hopWaits.get(channel);
-    if (hop) return hop();
-    const turnId = channel.slice(channel.lastIndexOf(":") + 1);
-    published.set(`${turnId}/${(JSON.parse(message) as { seq: number }).seq}`, performance.now());
-  });
+  tap.on("pmessage", (_pattern: string, channel: string) => hopWaits.get(channel)?.());
+  // Relay delay: when each chunk left Redis and when the SSE client got it. Turn chunks go out on
+  // sharded channels, which no pattern subscription sees; each is logged in the same pipeline, and
+  // its log entry's id is Redis's clock at that moment (ms). The client's times are on the same
+  // wall clock (`wallMs`).
+  const wallMs = () => performance.timeOrigin + performance.now();
   const received: { chatId: string; seq: number; at: number }[] = [];
 
   async function fullPath(): Promise<{
@@ -83,10 +81,11 @@ try {
     maxGap: number;
     ok: boolean;
     chatId: string;
-    start: number;
+    startWall: number;
     answered: number;
   }> {
     const start = performance.now();
+    const startWall = wallMs();
     const response = await fetch(`${base}/api/v1/health/chat`, {
       method: "POST",
       headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
@@ -104,8 +103,8 @@ try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
-      const at = performance.now();
-      const now = at - start;
+      const at = wallMs();
+      const now = performance.now() - start;
       text += decoder.decode(value, { stream: true });
       // The first chunk is the first `data:` event: the API opens the body with a comment at once.
       if (!text.includes("data: ")) continue;
@@ -122,7 +121,7 @@ try {
       maxGap,
       ok: response.ok && text.includes("data: [DONE]") && !text.includes('"type":"error"'),
       chatId,
-      start,
+      startWall,
       answered,
     };
   }
@@ -172,6 +171,15 @@ try {
         select chat_id as "chatId", id from chat_messages where role = 'user'`
     ).map((row) => [row.chatId, row.id]),
   );
+  const published = new Map<string, number>();
+  for (const turnId of turns.values()) {
+    for (const [id, fields] of await world.deps.redis.xrange(
+      redisKeys(world.env.REDIS_PREFIX).turnLog(turnId),
+      "-",
+      "+",
+    ))
+      published.set(`${turnId}/${(JSON.parse(fields[1] as string) as { seq: number }).seq}`, Number(id.split("-")[0]));
+  }
   const relay = received.flatMap(({ chatId, seq, at }) => {
     const sent = published.get(`${turns.get(chatId)}/${seq}`);
     return sent === undefined ? [] : [at - sent];
@@ -179,7 +187,7 @@ try {
   await tap.quit();
   // Where the burst's first chunks wait: the API's answer (stored and queued), then the worker's
   // first event (picked up, "start" published), then the relay to the client.
-  const startedAt = burst.map((r) => (published.get(`${turns.get(r.chatId)}/1`) ?? Number.NaN) - r.start);
+  const startedAt = burst.map((r) => (published.get(`${turns.get(r.chatId)}/1`) ?? Number.NaN) - r.startWall);
 
   const row = (name: string, list: { first: number; total: number }[]) => {
     const first = list.map((r) => r.first);
@@ -211,7 +219,7 @@ try {
         burst.map((r) => r.maxGap),
         99,
       )}; ` +
-      `relay delay (chunk out of Redis → at the SSE client, ${relay.length} chunks) p50 ${p(relay, 50)}, p99 ${p(relay, 99)}`,
+      `relay delay (chunk logged in Redis → at the SSE client, 1 ms resolution, ${relay.length} chunks) p50 ${p(relay, 50)}, p99 ${p(relay, 99)}`,
   );
   console.log(
     `Where the first chunk waits, from the request: the API's answer (stored and queued) p50 ${p(

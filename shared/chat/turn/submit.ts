@@ -40,7 +40,8 @@ export async function submitTurn(ctx: SubmitDeps, prepared: PreparedTurn): Promi
 
 /** Queues the turn (the job id is the turn's, so it runs once) and marks it in progress. */
 async function enqueueTurn(ctx: SubmitDeps, turn: ChatTurn): Promise<void> {
-  // Both go out on the request connection back to back: one round trip, in this order.
+  // Both go out on the request connection back to back: one round trip on one Redis (on a cluster
+  // the two keys' primaries may differ, and each gets its own).
   await Promise.all([
     markActive(ctx, turn),
     enqueue(ctx.queues, "chat.turn", turn, { jobId: `turn-${turn.turnId}` }),
