@@ -158,11 +158,17 @@ try {
   hopConnection.disconnect();
   await stopProcess(hopper);
   received.length = 0;
-  const cpuBefore = { api: cpuMs(server.child.pid), worker: cpuMs(worker.pid) };
+  const redisCpuMs = async () => {
+    const info = await world.deps.redis.info("cpu");
+    const field = (name: string) => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? 0);
+    return (field("used_cpu_user") + field("used_cpu_sys")) * 1000;
+  };
+  const cpuBefore = { api: cpuMs(server.child.pid), worker: cpuMs(worker.pid), redis: await redisCpuMs() };
   const burst = await Promise.all(Array.from({ length: CONCURRENT }, () => fullPath()));
   const cpuPerTurn = {
     api: (cpuMs(server.child.pid) - cpuBefore.api) / CONCURRENT,
     worker: (cpuMs(worker.pid) - cpuBefore.worker) / CONCURRENT,
+    redis: ((await redisCpuMs()) - cpuBefore.redis) / CONCURRENT,
   };
   // Each turn's id is the id of the user message that started it.
   const turns = new Map(
@@ -211,7 +217,7 @@ try {
   const p = (values: number[], at: number) => ms(percentile(values, at));
   const firsts = burst.map((r) => r.first);
   console.log(
-    `\n${CONCURRENT} concurrent streaming chats: ${failures} errors; CPU per turn: API ${cpuPerTurn.api.toFixed(2)} ms, worker ${cpuPerTurn.worker.toFixed(2)} ms; first chunk p50 ${p(firsts, 50)}, p99 ${p(firsts, 99)}; ` +
+    `\n${CONCURRENT} concurrent streaming chats: ${failures} errors; CPU per turn: API ${cpuPerTurn.api.toFixed(2)} ms, worker ${cpuPerTurn.worker.toFixed(2)} ms, Redis ${cpuPerTurn.redis.toFixed(2)} ms; first chunk p50 ${p(firsts, 50)}, p99 ${p(firsts, 99)}; ` +
       `whole turn p99 ${p(
         burst.map((r) => r.total),
         99,
