@@ -1,3 +1,4 @@
+import { expect } from "bun:test";
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import type { TestApp } from "./http";
 
@@ -82,4 +83,12 @@ export function sseEvents(response: Response) {
     },
     disconnect: () => reader.cancel(),
   };
+}
+
+/** A resumed stream: it ends with [DONE], and its numbered events continue right after `lastSeen`, none missing. */
+export function expectContinuesAfter(events: { id?: number; data: string }[], lastSeen: number): void {
+  expect(events.at(-1)?.data).toBe("[DONE]");
+  const ids = events.flatMap((e) => (e.id ? [e.id] : []));
+  expect(ids.length).toBeGreaterThan(0);
+  expect(ids).toEqual(ids.map((_, i) => lastSeen + 1 + i));
 }

@@ -3,6 +3,8 @@ import { createApp } from "../../api/app";
 import { seedDemoReferences } from "../../scripts/lib/seedReferences";
 import type { Deps } from "../../shared/context/deps";
 import type { ChatReply } from "../../shared/conversations/schemas";
+import { databaseUrl } from "../../shared/core/env";
+import { createSql } from "../../shared/db/sql";
 import { startWorkers, type Workers } from "../../workers/runner";
 import bank from "../fixtures/questions/everyday.json";
 import { makePng } from "../helpers/files";
@@ -152,7 +154,12 @@ const toolsRun = (reply: ChatReply) =>
 
 beforeAll(async () => {
   upstream = startUpstreamFixtures();
-  deps = withUpstream(await ownIndexes(await testDeps(), "questions"), upstream);
+  const shared = withUpstream(await ownIndexes(await testDeps(), "questions"), upstream);
+  // A pool of its own: the offline model keeps the medication names it read per pool for a minute,
+  // and names read by an earlier file (before these references were seeded) would hide "Ambien".
+  deps = { ...shared, sql: createSql(databaseUrl(shared.env), { max: 4 }) };
+  // Only the demo references: the seed keeps entries another file cached from the upstream fixtures.
+  await deps.sql`delete from reference_cache`;
   await seedDemoReferences(deps.env);
   workers = await startWorkers(deps, { queues: ["chat", "rxnav", "openfda", "uploads"] });
   app = createApp(deps);
@@ -163,6 +170,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await workers?.close();
+  await deps?.sql.end({ timeout: 5 });
   await upstream?.stop();
 });
 
