@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { followTurn, openTurnFeed } from "../../shared/chat/turn/follow";
+import { followTurn, openTurnFeed, QUIET_CATCH_UP_MS } from "../../shared/chat/turn/follow";
 import { redisKeys } from "../../shared/core/redis";
 import { LOG_TTL_AFTER_END_SECONDS, replayTurn, turnPublisher } from "../../shared/events/turnEvents";
 import { testDeps } from "../helpers/infra";
@@ -82,5 +82,46 @@ describe("a chat turn's Redis log", () => {
     await publisher.publish({ end: "ok" });
     const result = await following;
     expect(result).toBe("ok");
+  });
+
+  test("an event past a gap waits while the log is read for the missing one (lost by pub/sub)", async () => {
+    const deps = await testDeps();
+    const turnId = Bun.randomUUIDv7();
+    const keys = redisKeys(deps.env.REDIS_PREFIX);
+    const logged = (seq: number, event: object) =>
+      deps.redis.xadd(keys.turnLog(turnId), "*", "e", JSON.stringify({ seq, ...event }));
+    const published = async (seq: number, event: object) => {
+      await logged(seq, event);
+      await deps.redis.spublish(keys.turnChannel(turnId), JSON.stringify({ seq, ...event }));
+    };
+    const seen: number[] = [];
+    const following = openTurnFeed(deps, turnId, 0).follow((event) => seen.push(event.seq));
+    await Bun.sleep(20);
+    await published(1, { chunk: { type: "start" } });
+    // Logged but never published: what a failover or a reconnect of the subscriber loses.
+    await logged(2, { chunk: { type: "text-start", id: "t" } });
+    await published(3, { chunk: { type: "text-end", id: "t" } });
+    await published(4, { end: "ok" });
+    expect(await following).toBe("ok");
+    expect(seen).toEqual([1, 2, 3, 4]);
+  });
+
+  test("a lost `end` is found in the log once the feed has been quiet, not at the turn's timeout", async () => {
+    const deps = await testDeps();
+    const turnId = Bun.randomUUIDv7();
+    const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turnId);
+    const seen: number[] = [];
+    const following = openTurnFeed(deps, turnId, 0).follow((event) => seen.push(event.seq));
+    await publisher.publish({ chunk: { type: "start" } });
+    await deps.redis.xadd(
+      redisKeys(deps.env.REDIS_PREFIX).turnLog(turnId),
+      "*",
+      "e",
+      JSON.stringify({ seq: 2, end: "ok" }),
+    );
+    const started = performance.now();
+    expect(await following).toBe("ok");
+    expect(seen).toEqual([1, 2]);
+    expect(performance.now() - started).toBeLessThan(QUIET_CATCH_UP_MS * 3);
   });
 });

@@ -30,7 +30,7 @@ export interface TurnFeed {
  * and an event in both is dropped by its `seq`.
  */
 export function openTurnFeed(deps: FeedDeps, turnId: string, afterSeq: number): TurnFeed {
-  const state: FeedState = { held: [], pass: undefined, last: afterSeq };
+  const state: FeedState = { held: [], pass: undefined, last: afterSeq, turnId, heardAt: Date.now() };
   const subscribed = subscribe(deps, turnId, afterSeq, state);
   // Awaited by `follow` or `close`; until then a failure must not count as unhandled.
   subscribed.catch(() => {});
@@ -49,7 +49,17 @@ interface FeedState {
   pass: ((event: TurnEvent) => void) | undefined;
   /** The last `seq` passed on: an event at or below it is a repeat (in both the log and the channel). */
   last: number;
+  turnId: string;
+  /** When an event last arrived (for the quiet catch-up). */
+  heardAt: number;
 }
+
+/**
+ * A feed that heard nothing for this long reads the log after its last event. Pub/sub delivers at
+ * most once: a message sent while the subscription was being moved (a Redis failover, a reconnect)
+ * is lost, and without this a lost `end` would hold the client until CHAT_TURN_TIMEOUT_MS.
+ */
+export const QUIET_CATCH_UP_MS = 1000;
 
 /** Subscribes, then holds the logged events after `afterSeq`; resolves with the unsubscribe. */
 async function subscribe(
@@ -82,8 +92,11 @@ async function follow(
   const done = new Promise<TurnEnd>((resolve) => {
     finish = resolve;
   });
-  passEvents(state, onEvent, finish);
+  const catchUp = passEvents(deps, state, onEvent, finish);
   const deadline = setTimeout(() => timedOut(state, onEvent, finish), deps.env.CHAT_TURN_TIMEOUT_MS);
+  const quiet = setInterval(() => {
+    if (Date.now() - state.heardAt >= QUIET_CATCH_UP_MS) void catchUp();
+  }, QUIET_CATCH_UP_MS);
   const abort = () => finish("aborted");
   signal?.addEventListener("abort", abort);
   if (signal?.aborted) abort();
@@ -91,21 +104,73 @@ async function follow(
     return await done;
   } finally {
     clearTimeout(deadline);
+    clearInterval(quiet);
     signal?.removeEventListener("abort", abort);
     await stop();
   }
 }
 
-/** Passes on the held events, then each new one as it comes, until the turn's `end`. */
-function passEvents(state: FeedState, onEvent: (event: TurnEvent) => void, finish: (end: TurnEnd) => void): void {
-  state.pass = (event) => {
-    if (event.seq <= state.last) return;
+/**
+ * Passes on the held events, then each new one as it comes, in `seq` order without a gap, until
+ * the turn's `end`. An event past a gap waits while the log is read for the missing ones; what the
+ * log no longer has (it is capped) is skipped. Returns the catch-up, which the quiet timer calls too.
+ */
+function passEvents(
+  deps: FeedDeps,
+  state: FeedState,
+  onEvent: (event: TurnEvent) => void,
+  finish: (end: TurnEnd) => void,
+): () => Promise<void> {
+  const early = new Map<number, TurnEvent>();
+  let ended = false;
+  const deliver = (event: TurnEvent) => {
+    if (ended) return;
     state.last = event.seq;
     onEvent(event);
-    if ("end" in event) finish(event.end);
+    if ("end" in event) {
+      ended = true;
+      finish(event.end);
+    }
+  };
+  const drain = () => {
+    for (let next = early.get(state.last + 1); next; next = early.get(state.last + 1)) {
+      early.delete(next.seq);
+      deliver(next);
+    }
+  };
+  let reading: Promise<void> | undefined;
+  const catchUp = () => {
+    reading ??= replayTurn(deps.redis, deps.env.REDIS_PREFIX, state.turnId, state.last)
+      .then((logged) => {
+        for (const event of logged) if (event.seq > state.last) early.set(event.seq, event);
+        drain();
+        // Still a gap: the log was trimmed past it. Go on from the earliest event held.
+        while (early.size > 0) {
+          deliver(early.get(Math.min(...early.keys())) as TurnEvent);
+          early.delete(state.last);
+          drain();
+        }
+      })
+      .catch(() => {})
+      .finally(() => {
+        reading = undefined;
+      });
+    return reading;
+  };
+  state.pass = (event) => {
+    state.heardAt = Date.now();
+    if (event.seq <= state.last) return;
+    if (event.seq > state.last + 1) {
+      early.set(event.seq, event);
+      void catchUp();
+      return;
+    }
+    deliver(event);
+    drain();
   };
   for (const event of state.held.sort((a, b) => a.seq - b.seq)) state.pass(event);
   state.held.length = 0;
+  return catchUp;
 }
 
 /** CHAT_TURN_TIMEOUT_MS passed without an `end`: an error chunk, so a client never hangs. */
