@@ -66,6 +66,12 @@ export function turnPublisher(redis: Redis, prefix: string, turnId: string, star
   };
 }
 
+/** The newest logged event's `seq` (0 when nothing is logged): one entry read, whatever the log's length. */
+export async function latestLoggedSeq(redis: Redis, prefix: string, turnId: string): Promise<number> {
+  const [newest] = await redis.xrevrange(redisKeys(prefix).turnLog(turnId), "+", "-", "COUNT", 1);
+  return newest ? (JSON.parse(newest[1][1] as string) as TurnEvent).seq : 0;
+}
+
 /** Every logged event of a turn after `afterSeq`, oldest first. */
 export async function replayTurn(redis: Redis, prefix: string, turnId: string, afterSeq: number): Promise<TurnEvent[]> {
   const entries = await redis.xrange(redisKeys(prefix).turnLog(turnId), "-", "+");

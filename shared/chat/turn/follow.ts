@@ -1,6 +1,6 @@
 import type { UIMessageChunk } from "ai";
 import type { Deps } from "../../context/deps";
-import { replayTurn, type TurnEvent } from "../../events/turnEvents";
+import { latestLoggedSeq, replayTurn, type TurnEvent } from "../../events/turnEvents";
 
 type FeedDeps = Pick<Deps, "redis" | "env" | "turnSubscriber">;
 
@@ -94,8 +94,11 @@ async function follow(
   });
   const catchUp = passEvents(deps, state, onEvent, finish);
   const deadline = setTimeout(() => timedOut(state, onEvent, finish), deps.env.CHAT_TURN_TIMEOUT_MS);
-  const quiet = setInterval(() => {
-    if (Date.now() - state.heardAt >= QUIET_CATCH_UP_MS) void catchUp();
+  const quiet = setInterval(async () => {
+    if (Date.now() - state.heardAt < QUIET_CATCH_UP_MS) return;
+    // The newest entry first (one read); the log only when it holds something new.
+    const newest = await latestLoggedSeq(deps.redis, deps.env.REDIS_PREFIX, state.turnId).catch(() => 0);
+    if (newest > state.last) void catchUp();
   }, QUIET_CATCH_UP_MS);
   const abort = () => finish("aborted");
   signal?.addEventListener("abort", abort);
