@@ -47,6 +47,8 @@ interface Relay {
   keepAlive: ReturnType<typeof setInterval> | undefined;
   /** In the active-streams gauge: from the relay's start to its first end (the turn's, or the client's). */
   counted: boolean;
+  /** The body has ended: nothing more may be enqueued (a closed controller throws). */
+  ended: boolean;
 }
 
 const INTERRUPTED = `data: ${JSON.stringify({ type: "error", errorText: "The stream was interrupted; please retry." })}\n\n`;
@@ -80,6 +82,7 @@ function openRelay(controller: ReadableStreamDefaultController<Uint8Array>, keep
     close: () => closeNow(relay),
     keepAlive: undefined,
     counted: true,
+    ended: false,
   };
   activeStreams.inc();
   relay.keepAlive = setInterval(() => write(relay, ": keep-alive\n\n"), keepAliveMs);
@@ -106,6 +109,7 @@ function relayFeed(deps: Pick<Deps, "log">, feed: TurnFeed, relay: Relay): void 
       if (relay.aborter.signal.aborted) return;
       write(relay, "data: [DONE]\n\n");
       flush(relay);
+      relay.ended = true;
       relay.controller.close();
     });
 }
@@ -116,7 +120,7 @@ function relayFeed(deps: Pick<Deps, "log">, feed: TurnFeed, relay: Relay): void 
  * back when many streams are open.
  */
 function write(relay: Relay, text: string): void {
-  if (relay.aborter.signal.aborted) return;
+  if (relay.ended || relay.aborter.signal.aborted) return;
   if (!relay.pending) queueMicrotask(relay.flush);
   relay.pending += text;
 }
@@ -124,13 +128,14 @@ function write(relay: Relay, text: string): void {
 function flush(relay: Relay): void {
   const text = relay.pending;
   relay.pending = "";
-  if (text && !relay.aborter.signal.aborted) relay.controller.enqueue(encoder.encode(text));
+  if (text && !relay.ended && !relay.aborter.signal.aborted) relay.controller.enqueue(encoder.encode(text));
 }
 
 function closeNow(relay: Relay): void {
-  if (relay.aborter.signal.aborted) return;
+  if (relay.ended || relay.aborter.signal.aborted) return;
   flush(relay);
   relay.aborter.abort();
+  relay.ended = true;
   relay.controller.close();
 }
 

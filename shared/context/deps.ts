@@ -1,15 +1,16 @@
+import { Cluster } from "ioredis";
 import { createSearchCache, type SearchCache } from "../../search-index/answerCache";
 import { createMeili, type Meilisearch } from "../../search-index/client";
 import { meiliConnection } from "../../search-index/config";
 import { databaseUrl, type Env, redisTarget } from "../core/env";
 import { createLogger, type Logger } from "../core/log";
 import { PLANS, type PlanTable } from "../core/plans";
-import { createRedis, type Redis } from "../core/redis";
+import { createRedis, duplicateRedis, type Redis } from "../core/redis";
 import { createSql, type Sql } from "../db/sql";
 import { type AuthEvents, createAuthEvents } from "../events/authEvents";
 import { createJobEvents, type JobEvents } from "../events/jobEvents";
 import { createTurnSubscriber, type TurnSubscriber } from "../events/turnEvents";
-import { closeQueues, createQueues, type Queues } from "../jobs/queue";
+import { closeQueues, createQueues, producerOf, type Queues } from "../jobs/queue";
 import { type ModelEntry, modelCatalog } from "../llm/models";
 import { type UploadConfig, uploadConfig } from "../storage/config";
 
@@ -50,8 +51,10 @@ export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "lo
     meili: createMeili(url, apiKey),
     log: overrides.log ?? createLogger(env.LOG_LEVEL),
     plans: overrides.plans ?? PLANS,
-    // BullMQ producers share the fail-fast connection: an enqueue during an outage errors (→ 503) instead of hanging.
-    queues: createQueues(redis, env.REDIS_PREFIX),
+    // BullMQ producers use a fail-fast connection: an enqueue during an outage errors (→ 503) instead
+    // of hanging. On a cluster an enqueue then waits for a replica (WAIT), which holds its connection
+    // meanwhile, so the producers get one of their own there.
+    queues: createQueues(redis instanceof Cluster ? duplicateRedis(redis, {}) : redis, env.REDIS_PREFIX),
     authEvents: createAuthEvents(redisTarget(env), env.REDIS_PREFIX, redis),
     jobEvents: createJobEvents(redisTarget(env), env.REDIS_PREFIX),
     turnSubscriber: createTurnSubscriber(redisTarget(env), env.REDIS_PREFIX),
@@ -67,6 +70,7 @@ export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "lo
 
 export async function closeDeps(deps: Deps): Promise<void> {
   await closeQueues(deps.queues).catch(() => {});
+  if (producerOf(deps.queues) !== deps.redis) producerOf(deps.queues).disconnect();
   await deps.authEvents.close();
   await deps.jobEvents.close().catch(() => {});
   await deps.turnSubscriber.close();

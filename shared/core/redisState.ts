@@ -42,7 +42,10 @@ async function withServers(redis: Redis, use: (name: string, server: IORedis) =>
     });
     server.on("error", () => {});
     try {
-      const problem = await use(`Redis node ${host}:${port}`, server);
+      const problem = await use(`Redis node ${host}:${port}`, server).catch(
+        (error: Error) =>
+          `Redis node ${host}:${port} (from CLUSTER NODES) is not reachable from here: ${error.message}.`,
+      );
       if (problem) return problem;
     } finally {
       server.disconnect();
@@ -109,14 +112,24 @@ export async function checkRedis(redis: Redis): Promise<void> {
   await Promise.all(redis.nodes("master").map((node) => node.ping()));
 }
 
+/** Keys whose primary answered a WAIT with no replica: skipped until then (ms), re-checked after. */
+const replicaless = new Map<string, number>();
+const NO_REPLICA_RECHECK_MS = 5000;
+
 /**
  * Waits until one replica has every write this connection sent to `key`'s primary, at most
  * `timeoutMs`: replication is asynchronous, and a primary that fails before passing a write on
  * loses it. Nothing to wait for on a single server. WAIT has no key, so it rides in a pipeline with
- * a keyed command to reach that primary's connection.
+ * a keyed command to reach that primary's connection, and holds that connection meanwhile (use one
+ * of its own). A primary without a replica (after a failover, until one rejoins) would make every
+ * WAIT run to its timeout: such a key is not waited for again for 5 s. Returns the replicas that
+ * acknowledged.
  */
-export async function awaitReplica(redis: Redis, key: string, timeoutMs = 500): Promise<number> {
-  if (!(redis instanceof Cluster)) return 0;
+export async function awaitReplica(redis: Redis, key: string, timeoutMs = 200): Promise<number> {
+  if (!(redis instanceof Cluster) || (replicaless.get(key) ?? 0) > Date.now()) return 0;
   const results = await redis.pipeline().exists(key).call("WAIT", "1", String(timeoutMs)).exec();
-  return Number(results?.[1]?.[1] ?? 0);
+  const acknowledged = Number(results?.[1]?.[1] ?? 0);
+  if (acknowledged === 0) replicaless.set(key, Date.now() + NO_REPLICA_RECHECK_MS);
+  else replicaless.delete(key);
+  return acknowledged;
 }

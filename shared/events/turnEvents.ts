@@ -124,7 +124,13 @@ async function listen(subs: Subscriptions, channel: string, onEvent: Listener): 
     subs.subscribed.set(channel, connect(subs).ssubscribe(channel));
   }
   set.add(onEvent);
-  await subs.subscribed.get(channel);
+  try {
+    await subs.subscribed.get(channel);
+  } catch (error) {
+    // Not kept: the next listener (a client reconnecting) subscribes afresh.
+    await unlisten(subs, channel, onEvent);
+    throw error;
+  }
   return () => unlisten(subs, channel, onEvent);
 }
 

@@ -8,11 +8,20 @@ import "../core/formats";
 
 export type Queues = Record<QueueName, Queue>;
 
+/** The connection each set of queues produces on (for WAIT, which must go where the add went). */
+const producers = new WeakMap<Queues, Redis>();
+
 /** One BullMQ `Queue` per queue name, sharing one producer connection, each under its own hash tag. */
 export function createQueues(connection: Redis, prefix: string): Queues {
-  return Object.fromEntries(
+  const queues = Object.fromEntries(
     QUEUES.map((name) => [name, new Queue(name, { connection, prefix: queuePrefix(prefix, name) })]),
   ) as Queues;
+  producers.set(queues, connection);
+  return queues;
+}
+
+export function producerOf(queues: Queues): Redis {
+  return producers.get(queues) as Redis;
 }
 
 /** Validates the payload against the catalog and enqueues it with the catalog's options. */
@@ -36,7 +45,7 @@ export async function enqueue<N extends JobName>(
     ...(options.deduplicationId ? { deduplication: { id: options.deduplicationId } } : {}),
   });
   // On a cluster, a job is acknowledged once a replica holds it too: a failover then loses none.
-  await awaitReplica((await queue.getBackend().client) as unknown as Redis, queue.toKey("meta"));
+  await awaitReplica(producerOf(queues), queue.toKey("meta"));
   return job;
 }
 

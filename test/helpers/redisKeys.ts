@@ -1,5 +1,5 @@
 import { Cluster } from "ioredis";
-import { createRedis, type Redis, type RedisTarget } from "../../shared/core/redis";
+import { createRedis, type Redis, type RedisTarget, redisReady } from "../../shared/core/redis";
 
 /** The servers holding keys: each primary of a cluster (SCAN and KEYS see one node only), or the one server. */
 export function keyServers(redis: Redis): Redis[] {
@@ -24,6 +24,8 @@ export async function scanKeys(redis: Redis, pattern: string): Promise<string[]>
 export async function deletePrefix(target: RedisTarget, prefix: string): Promise<void> {
   const redis = createRedis(target, "worker");
   try {
+    // A cluster client knows its nodes only once it is ready.
+    await redisReady(redis);
     const keys = await scanKeys(redis, `${prefix}:*`);
     await Promise.all(keys.map((key) => redis.del(key)));
   } finally {

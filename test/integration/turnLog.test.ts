@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { waitFor } from "../../scripts/lib/processes";
 import { followTurn, openTurnFeed, QUIET_CATCH_UP_MS } from "../../shared/chat/turn/follow";
 import { redisKeys } from "../../shared/core/redis";
 import { LOG_TTL_AFTER_END_SECONDS, replayTurn, turnPublisher } from "../../shared/events/turnEvents";
@@ -96,7 +97,11 @@ describe("a chat turn's Redis log", () => {
     };
     const seen: number[] = [];
     const following = openTurnFeed(deps, turnId, 0).follow((event) => seen.push(event.seq));
-    await Bun.sleep(20);
+    // Live before anything is sent, so the events come through the channel and the gap is a real one.
+    await waitFor("subscribed", async () => {
+      const [, count] = (await deps.redis.call("PUBSUB", "SHARDNUMSUB", keys.turnChannel(turnId))) as [string, number];
+      return count === 1;
+    });
     await published(1, { chunk: { type: "start" } });
     // Logged but never published: what a failover or a reconnect of the subscriber loses.
     await logged(2, { chunk: { type: "text-start", id: "t" } });

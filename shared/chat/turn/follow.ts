@@ -30,7 +30,7 @@ export interface TurnFeed {
  * and an event in both is dropped by its `seq`.
  */
 export function openTurnFeed(deps: FeedDeps, turnId: string, afterSeq: number): TurnFeed {
-  const state: FeedState = { held: [], pass: undefined, last: afterSeq, turnId, heardAt: Date.now() };
+  const state: FeedState = { held: [], pass: undefined, last: afterSeq, turnId, heardAt: Date.now(), closed: false };
   const subscribed = subscribe(deps, turnId, afterSeq, state);
   // Awaited by `follow` or `close`; until then a failure must not count as unhandled.
   subscribed.catch(() => {});
@@ -52,6 +52,8 @@ interface FeedState {
   turnId: string;
   /** When an event last arrived (for the quiet catch-up). */
   heardAt: number;
+  /** The follow has ended (the turn's end, its timeout, or the follower left). */
+  closed: boolean;
 }
 
 /**
@@ -88,17 +90,23 @@ async function follow(
   signal: AbortSignal | undefined,
 ): Promise<TurnEnd> {
   const stop = await subscribed;
-  let finish: (end: TurnEnd) => void = () => {};
-  const done = new Promise<TurnEnd>((resolve) => {
-    finish = resolve;
+  let resolve: (end: TurnEnd) => void = () => {};
+  const done = new Promise<TurnEnd>((settle) => {
+    resolve = settle;
   });
-  const catchUp = passEvents(deps, state, onEvent, finish);
+  // Nothing is passed on once the follow has ended, however it ended: a catch-up still reading
+  // must not write to a stream its relay has closed.
+  const finish = (end: TurnEnd) => {
+    state.closed = true;
+    resolve(end);
+  };
+  const feed = passEvents(deps, state, onEvent, finish);
   const deadline = setTimeout(() => timedOut(state, onEvent, finish), deps.env.CHAT_TURN_TIMEOUT_MS);
   const quiet = setInterval(async () => {
-    if (Date.now() - state.heardAt < QUIET_CATCH_UP_MS) return;
+    if (state.closed || Date.now() - state.heardAt < QUIET_CATCH_UP_MS) return;
     // The newest entry first (one read); the log only when it holds something new.
     const newest = await latestLoggedSeq(deps.redis, deps.env.REDIS_PREFIX, state.turnId).catch(() => 0);
-    if (newest > state.last) void catchUp();
+    if (newest > state.last) feed.catchUp();
   }, QUIET_CATCH_UP_MS);
   const abort = () => finish("aborted");
   signal?.addEventListener("abort", abort);
@@ -115,57 +123,71 @@ async function follow(
 
 /**
  * Passes on the held events, then each new one as it comes, in `seq` order without a gap, until
- * the turn's `end`. An event past a gap waits while the log is read for the missing ones; what the
- * log no longer has (it is capped) is skipped. Returns the catch-up, which the quiet timer calls too.
+ * the follow ends. An event past a gap waits while the log is read for the missing ones; a gap the
+ * log cannot fill (it starts after it: capped, or lost with a failed Redis primary) is skipped. An
+ * `end` is never dropped: after a failover the failure clean-up may number it at or below what
+ * this follower saw. Returns the catch-up, which the quiet timer calls too.
  */
 function passEvents(
   deps: FeedDeps,
   state: FeedState,
   onEvent: (event: TurnEvent) => void,
   finish: (end: TurnEnd) => void,
-): () => Promise<void> {
+): { catchUp: () => void } {
   const early = new Map<number, TurnEvent>();
-  let ended = false;
   const deliver = (event: TurnEvent) => {
-    if (ended) return;
-    state.last = event.seq;
+    if (state.closed) return;
+    state.last = Math.max(state.last, event.seq);
     onEvent(event);
-    if ("end" in event) {
-      ended = true;
-      finish(event.end);
-    }
+    if ("end" in event) finish(event.end);
   };
   const drain = () => {
-    for (let next = early.get(state.last + 1); next; next = early.get(state.last + 1)) {
+    for (let next = early.get(state.last + 1); next && !state.closed; next = early.get(state.last + 1)) {
       early.delete(next.seq);
       deliver(next);
     }
   };
-  let reading: Promise<void> | undefined;
+  let reading = false;
+  let again = false;
   const catchUp = () => {
-    reading ??= replayTurn(deps.redis, deps.env.REDIS_PREFIX, state.turnId, state.last)
+    if (state.closed) return;
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    void replayTurn(deps.redis, deps.env.REDIS_PREFIX, state.turnId, state.last)
       .then((logged) => {
         for (const event of logged) if (event.seq > state.last) early.set(event.seq, event);
         drain();
-        // Still a gap: the log was trimmed past it. Go on from the earliest event held.
-        while (early.size > 0) {
-          deliver(early.get(Math.min(...early.keys())) as TurnEvent);
-          early.delete(state.last);
+        // The log starts past the gap: what it lacked is gone; go on from the earliest event held.
+        const firstLogged = logged[0]?.seq ?? Number.POSITIVE_INFINITY;
+        if (early.size > 0 && firstLogged > state.last + 1 && !again) {
+          const seq = Math.min(...early.keys());
+          const event = early.get(seq) as TurnEvent;
+          early.delete(seq);
+          deliver(event);
           drain();
         }
       })
       .catch(() => {})
       .finally(() => {
-        reading = undefined;
+        reading = false;
+        // Something else went missing while the log was read: read it again.
+        if (again || (early.size > 0 && !state.closed)) {
+          again = false;
+          if (early.size > 0) catchUp();
+        }
       });
-    return reading;
   };
   state.pass = (event) => {
     state.heardAt = Date.now();
+    if (state.closed) return;
+    if ("end" in event && event.seq <= state.last) return deliver(event);
     if (event.seq <= state.last) return;
     if (event.seq > state.last + 1) {
       early.set(event.seq, event);
-      void catchUp();
+      catchUp();
       return;
     }
     deliver(event);
@@ -173,14 +195,15 @@ function passEvents(
   };
   for (const event of state.held.sort((a, b) => a.seq - b.seq)) state.pass(event);
   state.held.length = 0;
-  return catchUp;
+  return { catchUp };
 }
 
 /** CHAT_TURN_TIMEOUT_MS passed without an `end`: an error chunk, so a client never hangs. */
 function timedOut(state: FeedState, onEvent: (event: TurnEvent) => void, finish: (end: TurnEnd) => void): void {
   const chunk: UIMessageChunk = { type: "error", errorText: "The assistant did not finish in time; please retry." };
-  onEvent({ seq: state.last + 1, chunk });
+  // Closed first: nothing the worker still sends is passed on after this chunk, which takes the next number.
   finish("error");
+  onEvent({ seq: state.last + 1, chunk });
 }
 
 /** Opens a turn's feed and follows it: for a reader that has nothing to do in between. */

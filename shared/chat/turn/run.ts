@@ -4,8 +4,7 @@ import { type Caller, contextFor } from "../../context/ctx";
 import type { Deps } from "../../context/deps";
 import { findReplyToTurn, insertAssistantMessage, listMessages, touchChat } from "../../conversations/repository";
 import type { StoredUIMessage, Usage } from "../../conversations/schemas";
-import { redisKeys } from "../../core/redis";
-import { turnPublisher } from "../../events/turnEvents";
+import { latestLoggedSeq, turnPublisher } from "../../events/turnEvents";
 import { getProfile } from "../../health/profile";
 import type { Profile } from "../../health/schemas";
 import type { ChatTurn } from "../../jobs/payloads/chatTurn";
@@ -220,8 +219,9 @@ export async function failChatTurn(deps: Deps, turn: ChatTurn, reason: string): 
   const message = replyMessage(turn.turnId, [], { model: turn.modelId, finishReason: "error", error: reason });
   const stored = await insertAssistantMessage(deps.sql, turn.chatId, turn.turnId, message);
   await clearActive(deps, turn.chatId);
-  // Sequence numbers continue after whatever the dead attempt already sent.
-  const sent = await deps.redis.xlen(redisKeys(deps.env.REDIS_PREFIX).turnLog(turn.turnId));
+  // Sequence numbers continue after the newest the dead attempt logged (not the log's length: it
+  // is capped, and a Redis failover can lose entries a follower already saw).
+  const sent = await latestLoggedSeq(deps.redis, deps.env.REDIS_PREFIX, turn.turnId);
   const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turn.turnId, sent);
   if (stored) {
     await publisher.publish({
