@@ -1,3 +1,5 @@
+import calculateSlot from "cluster-key-slot";
+import IORedis, { Cluster } from "ioredis";
 import type { Deps } from "../../context/deps";
 import { listMessages } from "../../conversations/repository";
 import { duplicateRedis, type Redis, redisKeys } from "../../core/redis";
@@ -42,7 +44,8 @@ export async function awaitStored(deps: Pick<Deps, "redis" | "env" | "sql">, tur
  * picks a turn up quickly reads before the API's commit and so waits on most turns.
  */
 async function blockingPop(redis: Redis, key: string, timeoutMs: number): Promise<string | null> {
-  const connection = idle.get(redis)?.pop() ?? openWaiter(redis, timeoutMs);
+  const pool = waiterPool(redis, key, timeoutMs);
+  const connection = idle.get(pool.name)?.pop() ?? opened(pool.open());
   let healthy = true;
   try {
     const popped = await connection.blpop(key, timeoutMs / 1000);
@@ -51,33 +54,48 @@ async function blockingPop(redis: Redis, key: string, timeoutMs: number): Promis
     healthy = false;
     throw error;
   } finally {
-    if (healthy && waiters.has(connection)) release(redis, connection);
+    if (healthy && waiters.has(connection)) release(pool.name, connection);
     else drop(connection);
   }
 }
 
-/** Idle waiting connections per source connection; every open one, for `closeStoredWaits`. */
-const idle = new Map<Redis, Redis[]>();
+/** Idle waiting connections per pool; every open one, for `closeStoredWaits`. */
+const idle = new Map<unknown, Redis[]>();
 const waiters = new Set<Redis>();
-/** Idle connections kept per source; concurrent waits beyond this close theirs afterwards. */
+/** Idle connections kept per pool; concurrent waits beyond this close theirs afterwards. */
 const MAX_IDLE = 4;
 
-function openWaiter(redis: Redis, timeoutMs: number): Redis {
-  const connection = duplicateRedis(redis, {
-    commandTimeout: undefined,
-    // Queued until connected; the client gives up shortly after Redis's own timeout if Redis is away.
-    enableOfflineQueue: true,
-    blockingTimeout: timeoutMs,
-  });
+/** A waiting connection: no command timeout, and queued until connected (the client gives up shortly after Redis's own timeout if Redis is away). */
+function waiting(timeoutMs: number) {
+  return { commandTimeout: undefined, enableOfflineQueue: true, blockingTimeout: timeoutMs };
+}
+
+/**
+ * Where a wait's connection comes from. On one server: a copy of the source connection, pooled per
+ * source. On a cluster: a plain connection to the primary that holds the key's slot, pooled per
+ * primary (a cluster client per wait would connect to every node it needs and load the slot map).
+ * If that primary changes meanwhile, the BLPOP fails and PostgreSQL decides.
+ */
+function waiterPool(redis: Redis, key: string, timeoutMs: number): { name: unknown; open: () => Redis } {
+  const primary = redis instanceof Cluster ? redis.slots[calculateSlot(key)]?.[0] : undefined;
+  if (!(redis instanceof Cluster) || !primary) {
+    return { name: redis, open: () => duplicateRedis(redis, waiting(timeoutMs)) };
+  }
+  const at = primary.lastIndexOf(":");
+  const node = { host: primary.slice(0, at), port: Number(primary.slice(at + 1)) };
+  return { name: primary, open: () => new IORedis({ ...redis.options.redisOptions, ...node, ...waiting(timeoutMs) }) };
+}
+
+function opened(connection: Redis): Redis {
   // Failures reach the command; without a listener ioredis would also print them.
   connection.on("error", () => {});
   waiters.add(connection);
   return connection;
 }
 
-function release(redis: Redis, connection: Redis): void {
-  const list = idle.get(redis) ?? [];
-  idle.set(redis, list);
+function release(pool: unknown, connection: Redis): void {
+  const list = idle.get(pool) ?? [];
+  idle.set(pool, list);
   if (list.length < MAX_IDLE) list.push(connection);
   else drop(connection);
 }
