@@ -5,7 +5,7 @@ import { createAccount } from "../../shared/auth/accounts";
 import { accountHasPassword, generatePassword, setPassword } from "../../shared/auth/webAuth";
 import { databaseUrl, type Env, redisTarget } from "../../shared/core/env";
 import { createRedis } from "../../shared/core/redis";
-import { DEMO_PAPERS_FILE } from "../../shared/data/files";
+import { DEMO_PAPERS_FILE } from "../../shared/core/shippedData";
 import { createSql, type Sql } from "../../shared/db/sql";
 import { countPapers } from "../../shared/papers/repository";
 
@@ -45,7 +45,7 @@ export async function seedDemoLogin(env: Env, accountId: string): Promise<{ emai
   }
 }
 
-/** The real arXiv slice shipped with the project (provenance in shared/data/papers/PROVENANCE.md). */
+/** The real arXiv slice shipped with the project (its provenance: papers/PROVENANCE.md in the data folder). */
 export const DEMO_PAPERS = DEMO_PAPERS_FILE;
 
 /**

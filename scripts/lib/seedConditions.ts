@@ -1,9 +1,9 @@
 import { countConditions } from "../../shared/conditions/repository";
 import type { Env } from "../../shared/core/env";
-import { DEMO_CONDITIONS_FILE } from "../../shared/data/files";
+import { DEMO_CONDITIONS_FILE } from "../../shared/core/shippedData";
 import { loadWhenEmpty } from "./seed";
 
-/** The real MONDO slice shipped with the project (provenance in shared/data/mondo/PROVENANCE.md). */
+/** The real MONDO slice shipped with the project (its provenance: mondo/PROVENANCE.md in the data folder). */
 export const DEMO_CONDITIONS = DEMO_CONDITIONS_FILE;
 
 /** Loads the demo MONDO terms through the queue (like any `mondo:load`) when the conditions table is empty. */

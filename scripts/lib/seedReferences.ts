@@ -1,9 +1,9 @@
 import { databaseUrl, type Env } from "../../shared/core/env";
-import { DEMO_REFERENCES_FILE } from "../../shared/data/files";
+import { DEMO_REFERENCES_FILE } from "../../shared/core/shippedData";
 import { createSql } from "../../shared/db/sql";
 import { insertCachedReferenceIfMissing, type ReferenceSource } from "../../shared/references/cacheRepository";
 
-/** Labels recorded from openFDA and constructed RxNorm concepts (shared/data/medications/PROVENANCE.md). */
+/** Labels recorded from openFDA and constructed RxNorm concepts (provenance: medications/PROVENANCE.md in the data folder). */
 export const DEMO_REFERENCES = DEMO_REFERENCES_FILE;
 
 /**

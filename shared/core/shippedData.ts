@@ -1,10 +1,11 @@
 import { join } from "node:path";
 
 /**
- * The data files shipped in this folder, as absolute paths (each has its provenance in the
- * PROVENANCE.md beside it). Resolved here, so no other file climbs directories to find them.
+ * The demo data files shipped in the repository's data folder (beside core/), as absolute paths;
+ * each has its provenance in the PROVENANCE.md beside it. Resolved here, so no other file climbs
+ * directories to find them.
  */
-const here = import.meta.dir;
+const here = join(import.meta.dir, "..", "data");
 
 /** The real arXiv slice: 3,035 records. */
 export const DEMO_PAPERS_FILE = join(here, "papers", "demo.jsonl.gz");
