@@ -1,3 +1,5 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { handleMcpRequest } from "../../api/mcp/server";
 import type { Ctx } from "../../shared/context/ctx";
 import type { Deps } from "../../shared/context/deps";
@@ -70,3 +72,13 @@ export async function seedChat(deps: Deps, accountId: string, title: string): Pr
   });
   return { chatId, question, personalReply, plainReply };
 }
+
+/** An MCP SDK client connected to `url` over Streamable HTTP, sending `headers` (a key: `{ authorization: "Bearer …" }`). */
+export async function connectMcp(url: URL, headers: Record<string, string>, name = "test-agent"): Promise<Client> {
+  const client = new Client({ name, version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  return client;
+}
+
+/** The headers of an API-key caller. */
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });

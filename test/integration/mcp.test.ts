@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { createApp } from "../../api/app";
 import { PROTOCOL_VERSIONS } from "../../api/mcp/protocol";
@@ -9,6 +7,7 @@ import { publicUrl } from "../../shared/core/env";
 import { PLANS, type PlanTable } from "../../shared/core/plans";
 import { createTestAccount, type TestAccount } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
+import { connectMcp } from "../helpers/mcpData";
 
 /** The MCP endpoint over a real port: transport, auth, limits, CORS, protocol versions, discovery. */
 const LIMIT = 3;
@@ -32,11 +31,7 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function connect(headers: Record<string, string>): Promise<Client> {
-  const client = new Client({ name: "test-agent", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
-  return client;
-}
+const connect = (headers: Record<string, string>) => connectMcp(url, headers);
 
 const JSON_RPC = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 

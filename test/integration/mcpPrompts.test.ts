@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
 import { createApp } from "../../api/app";
 import type { Deps } from "../../shared/context/deps";
@@ -11,6 +10,7 @@ import { addEntry, createTracker, healthAccount } from "../helpers/health";
 import { call, createTestAccount, json, type TestAccount, type TestApp } from "../helpers/http";
 import { demoPapers, ownIndexes } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
+import { bearer, connectMcp } from "../helpers/mcpData";
 import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../helpers/upstream";
 
 /**
@@ -33,13 +33,7 @@ let fluId: string;
 let backId: string;
 let secretId: string;
 
-async function connect(key: string): Promise<Client> {
-  const next = new Client({ name: "prompts-test", version: "1.0.0" });
-  await next.connect(
-    new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
-  );
-  return next;
-}
+const connect = (key: string) => connectMcp(url, bearer(key), "prompts-test");
 
 async function saveProfile(key: string, conditions: string[], medications: string[]) {
   const saved = await call(app, "/api/v1/health/profile", {

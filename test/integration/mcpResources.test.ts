@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { createApp } from "../../api/app";
 import { contextFor } from "../../shared/context/ctx";
 import type { Deps } from "../../shared/context/deps";
@@ -12,7 +11,7 @@ import { addEntry, createTracker, healthAccount } from "../helpers/health";
 import { call, createTestAccount, json, type TestAccount, type TestApp } from "../helpers/http";
 import { demoPapers } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
-import { type SeededChat, seedChat } from "../helpers/mcpData";
+import { bearer, connectMcp, type SeededChat, seedChat } from "../helpers/mcpData";
 
 /**
  * Resources through the official SDK client against the app on a port: the templates, each
@@ -38,10 +37,7 @@ let owner: Holder;
 let other: Holder;
 
 async function connect(key: string): Promise<Client> {
-  const client = new Client({ name: "resources-test", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
-  );
+  const client = await connectMcp(url, bearer(key), "resources-test");
   clients.push(client);
   return client;
 }

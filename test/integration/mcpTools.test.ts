@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { createApp } from "../../api/app";
 import type { Deps } from "../../shared/context/deps";
 import { upsertPapers } from "../../shared/papers/repository";
@@ -11,6 +10,7 @@ import { healthAccount } from "../helpers/health";
 import { call, createTestAccount, json, type TestAccount } from "../helpers/http";
 import { demoPapers, ownIndexes } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
+import { bearer, connectMcp } from "../helpers/mcpData";
 import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../helpers/upstream";
 
 /**
@@ -50,13 +50,7 @@ afterAll(async () => {
   await upstream?.stop();
 });
 
-async function connect(key: string): Promise<Client> {
-  const next = new Client({ name: "tools-test", version: "1.0.0" });
-  await next.connect(
-    new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
-  );
-  return next;
-}
+const connect = (key: string) => connectMcp(url, bearer(key), "tools-test");
 
 // The SDK client already checks each result against the tool's output schema; tests read fields freely.
 // biome-ignore lint/suspicious/noExplicitAny: structured results are asserted field by field
