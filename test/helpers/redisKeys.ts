@@ -2,12 +2,12 @@ import { Cluster } from "ioredis";
 import { createRedis, type Redis, type RedisTarget, redisReady } from "../../shared/core/redis";
 
 /** The servers holding keys: each primary of a cluster (SCAN and KEYS see one node only), or the one server. */
-export function keyServers(redis: Redis): Redis[] {
+function keyServers(redis: Redis): Redis[] {
   return redis instanceof Cluster ? redis.nodes("master") : [redis];
 }
 
 /** Every key name matching `pattern` on every server. */
-export async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
+async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
   const found: string[] = [];
   for (const server of keyServers(redis)) {
     let cursor = "0";
