@@ -84,7 +84,7 @@ export function createApp(deps: Deps) {
     .use(discoveryRoutes(deps))
     .use(mcpRoutes(deps))
     .use(oauthRoutes(deps, oauth))
-    .use(websiteAuthRoutes(deps))
+    .use(websiteAuthRoutes(deps, oauth))
     .use(websiteDashboardRoutes(deps))
     .use(websiteMirrorRoutes(deps))
     .use(webRoutes());

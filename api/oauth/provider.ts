@@ -5,8 +5,10 @@ import { findAccountById } from "../../shared/auth/accountRepository";
 import { createOAuthAdapter } from "../../shared/auth/oauth/adapter";
 import { ensureServerKeys } from "../../shared/auth/oauth/repository";
 import { SCOPE_NAMES } from "../../shared/auth/scopes";
+import { resolveSession } from "../../shared/auth/webSessions";
 import type { Deps } from "../../shared/context/deps";
 import { publicUrl } from "../../shared/core/env";
+import { cookieValue, SESSION_COOKIE } from "../plugins/session";
 import { bridgeToNode, type NodeBridge } from "./bridge";
 import { interactionErrorPage } from "./consentPage";
 
@@ -89,7 +91,7 @@ function newKeys() {
 export async function startOAuthServer(deps: Deps): Promise<OAuthServer> {
   // Loaded on first use: an API that never sees OAuth never loads Koa (nor prints the library's
   // warning that it supports Node.js LTS only; the OAuth suites run it under Bun).
-  const { default: Provider, errors } = await import("oidc-provider");
+  const { default: Provider, errors, interactionPolicy } = await import("oidc-provider");
   const issuer = publicUrl(deps.env);
   const resource = `${issuer}/api/mcp`;
   const keys = await ensureServerKeys(deps.sql, newKeys());
@@ -130,7 +132,16 @@ export async function startOAuthServer(deps: Deps): Promise<OAuthServer> {
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
     rotateRefreshToken: true,
     ttl: TTL,
-    interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
+    interactions: {
+      url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}`,
+      policy: websiteBoundPolicy(deps, interactionPolicy),
+    },
+    // A grant is used silently only for the account that made it.
+    async loadExistingGrant(ctx) {
+      const grantId = ctx.oidc.result?.consent?.grantId || ctx.oidc.session?.grantIdFor(ctx.oidc.client?.clientId ?? "");
+      const grant = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+      return grant && grant.accountId === ctx.oidc.session?.accountId ? grant : undefined;
+    },
     cookies: { keys: keys.cookieKeys },
     jwks: keys.jwks as Configuration["jwks"],
     routes: OAUTH_PATHS,
@@ -163,6 +174,29 @@ export async function startOAuthServer(deps: Deps): Promise<OAuthServer> {
     },
     close: () => bridge.close(),
   };
+}
+
+/**
+ * oidc-provider's default prompts, with one more reason to ask for sign-in: the provider's login is
+ * not the website session's account (or there is no website session). Its own login then never
+ * issues a code on its own (browserLogin.ts ends such a login before the provider sees the request;
+ * this check holds even if a request gets past that).
+ */
+function websiteBoundPolicy(deps: Deps, policy: typeof import("oidc-provider").interactionPolicy) {
+  const prompts = policy.base();
+  prompts.get("login")?.checks.push(
+    new policy.Check(
+      "website_session",
+      "the website session is missing or belongs to another account",
+      async (ctx: KoaContextWithOIDC) => {
+        const token = cookieValue(ctx.get("cookie"), SESSION_COOKIE);
+        const web = token ? await resolveSession(deps, token) : undefined;
+        const same = web !== undefined && web.accountId === ctx.oidc.session?.accountId;
+        return same ? policy.Check.NO_NEED_TO_PROMPT : policy.Check.REQUEST_PROMPT;
+      },
+    ),
+  );
+  return prompts;
 }
 
 /** Started on first use (the database must be migrated by then) and shared by every route. */

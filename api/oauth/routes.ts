@@ -2,8 +2,9 @@ import { type DocumentDecoration, Elysia } from "elysia";
 import { SCOPE_NAMES } from "../../shared/auth/scopes";
 import type { Deps } from "../../shared/context/deps";
 import { HTML, json, type ResponseDoc, requestBody, response } from "../openapi/media";
+import { alignedAuthorization } from "./browserLogin";
 import { oauthInteractionRoutes } from "./interaction";
-import { type LazyOAuthServer, OAUTH_PATHS, PROVIDER_SCOPES } from "./provider";
+import { type LazyOAuthServer, OAUTH_PATHS, type OAuthServer, PROVIDER_SCOPES } from "./provider";
 
 /**
  * The authorization server's endpoints, answered by oidc-provider (provider.ts), and the protected
@@ -105,9 +106,15 @@ const DOCS: Record<string, DocumentDecoration> = {
 };
 
 /** The provider's answer without its CORS headers (ours are added to every response). */
-async function forwarded(oauth: LazyOAuthServer, request: Request, path?: string): Promise<Response> {
+async function forwarded(
+  oauth: LazyOAuthServer,
+  request: Request,
+  path?: string,
+  prepare?: (server: OAuthServer, request: Request) => Promise<Request>,
+): Promise<Response> {
   const server = await oauth.get();
-  const target = path ? new Request(new URL(path, request.url).href, request) : request;
+  const prepared = prepare ? await prepare(server, request) : request;
+  const target = path ? new Request(new URL(path, prepared.url).href, prepared) : prepared;
   const answer = await server.forward(target);
   for (const name of [...answer.headers.keys()]) {
     if (name.startsWith("access-control-")) answer.headers.delete(name);
@@ -170,18 +177,21 @@ function resourceMetadata(issuer: string, resource: string) {
  * client needs, and the app's type is at TypeScript's depth limit.
  */
 export function oauthRoutes(deps: Deps, oauth: LazyOAuthServer): Elysia {
-  return oauthRoutesTyped(oauth).use(oauthInteractionRoutes(deps, oauth)) as unknown as Elysia;
+  return oauthRoutesTyped(deps, oauth).use(oauthInteractionRoutes(deps, oauth)) as unknown as Elysia;
 }
 
-function oauthRoutesTyped(oauth: LazyOAuthServer) {
+function oauthRoutesTyped(deps: Deps, oauth: LazyOAuthServer) {
   const forward = ({ request }: { request: Request }) => forwarded(oauth, request);
+  // An authorization starts from the website's signed-in account (browserLogin.ts).
+  const authorize = ({ request }: { request: Request }) =>
+    forwarded(oauth, request, undefined, (server, request) => alignedAuthorization(server, deps, request));
   const metadata = async () => {
     const server = await oauth.get();
     return resourceMetadata(server.issuer, server.resource);
   };
   return new Elysia({ name: "routes/oauth" })
     .onStop(() => oauth.close())
-    .get(OAUTH_PATHS.authorization, forward, { detail: DOCS.authorize })
+    .get(OAUTH_PATHS.authorization, authorize, { detail: DOCS.authorize })
     .get(`${OAUTH_PATHS.authorization}/:uid`, forward, { detail: DOCS.resume })
     .post(OAUTH_PATHS.token, forward, { parse: "none", detail: DOCS.token })
     .post(OAUTH_PATHS.registration, async ({ request }) => forwarded(oauth, await registration(request)), {

@@ -58,6 +58,15 @@ export class CookieJar {
       else this.set(pair);
     }
   }
+  has(name: string): boolean {
+    return this.cookies.has(name);
+  }
+  get(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+  put(name: string, value: string) {
+    this.cookies.set(name, value);
+  }
   header(): string {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
   }
@@ -106,8 +115,9 @@ export async function authorizeAs(
   user: Pick<WebUser, "cookie" | "csrfToken">,
   params: AuthorizeParams,
   decision: { allow: boolean; scopes?: string[] } = { allow: true },
+  /** The browser's cookies, kept across calls; a fresh jar with the user's session cookie by default. */
+  jar = new CookieJar(user.cookie),
 ): Promise<URL> {
-  const jar = new CookieJar(user.cookie);
   let response = await browse(jar, authorizeUrl(site, params));
   let location = response.headers.get("location");
   if (response.status !== 303 || !location) throw new Error(`authorize: ${response.status} ${await response.text()}`);
@@ -158,13 +168,19 @@ export interface Tokens {
 export async function connect(
   site: string,
   user: Pick<WebUser, "cookie" | "csrfToken">,
-  options: { scopes?: string[]; client?: RegisteredClient } = {},
+  options: { scopes?: string[]; client?: RegisteredClient; jar?: CookieJar } = {},
 ): Promise<{ client: RegisteredClient; tokens: Tokens }> {
   const client = options.client ?? (await registerClient(site));
   const { verifier, challenge } = pkcePair();
-  const back = await authorizeAs(site, user, { client, challenge }, { allow: true, scopes: options.scopes });
+  const decision = { allow: true, scopes: options.scopes };
+  const back = await authorizeAs(site, user, { client, challenge }, decision, options.jar);
   const code = back.searchParams.get("code");
   if (!code) throw new Error(`no code: ${back.href}`);
+  return { client, tokens: await exchangeCode(site, client, code, verifier) };
+}
+
+/** Trades a code for tokens (the client's part after the redirect). */
+export async function exchangeCode(site: string, client: RegisteredClient, code: string, verifier: string) {
   const response = await tokenRequest(site, {
     grant_type: "authorization_code",
     code,
@@ -174,7 +190,7 @@ export async function connect(
     resource: `${site}/api/mcp`,
   });
   if (response.status !== 200) throw new Error(`token: ${response.status} ${await response.text()}`);
-  return { client, tokens: (await response.json()) as Tokens };
+  return (await response.json()) as Tokens;
 }
 
 /** One MCP JSON-RPC call with a bearer token. */

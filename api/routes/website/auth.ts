@@ -5,6 +5,8 @@ import { endSession } from "../../../shared/auth/webSessions";
 import { contextFor } from "../../../shared/context/ctx";
 import type { Deps } from "../../../shared/context/deps";
 import type { ErrorKind } from "../../../shared/core/errors";
+import { endProviderLogin } from "../../oauth/browserLogin";
+import type { LazyOAuthServer } from "../../oauth/provider";
 import { failures } from "../../openapi/declare";
 import { NO_CONTENT } from "../../openapi/media";
 import { clearedSessionCookie, cookieValue, SESSION_COOKIE, sessionCookie, sessionOf } from "../../plugins/session";
@@ -14,7 +16,7 @@ const detail = (summary: string, description: string, ...kinds: ErrorKind[]) =>
   failures({ tags: ["Website"], summary, description }, ...kinds);
 
 /** Website sign-up, sign-in, sign-out and the current session (api/plugins/session.ts checks the cookie). */
-export function websiteAuthRoutes(deps: Deps) {
+export function websiteAuthRoutes(deps: Deps, oauth: LazyOAuthServer) {
   return new Elysia({ name: "routes/website/auth" })
     .post(
       "/api/auth/signup",
@@ -60,13 +62,17 @@ export function websiteAuthRoutes(deps: Deps) {
         sessionOf(request);
         const token = cookieValue(request.headers.get("cookie"), SESSION_COOKIE);
         if (token) await endSession(deps, token);
+        // The authorization server's login in this browser ends with the website's (browserLogin.ts).
+        const provider = cookieValue(request.headers.get("cookie"), "_session")
+          ? await endProviderLogin(await oauth.get(), request)
+          : [];
         set.status = 204;
-        set.headers["set-cookie"] = clearedSessionCookie(deps.env);
+        set.headers["set-cookie"] = [clearedSessionCookie(deps.env), ...provider] as unknown as string;
         return null;
       },
       {
         detail: {
-          ...detail("Sign out", "Ends the session on the server and clears the cookie. Needs x-csrf-token."),
+          ...detail("Sign out", "Ends the session on the server and clears the cookie, and ends this browser's sign-in at the OAuth authorization server too (a later authorization asks again). Needs x-csrf-token."),
           responses: { 204: NO_CONTENT },
         },
       },
