@@ -69,6 +69,8 @@ export function toAppError(error: unknown, code: string | number, request?: Requ
       }
       return invalidRequest(validationDetails(error as ValidationError, request));
     case "PARSE":
+      // A chunked body past its route's limit fails while the route reads it (bodyLimit.ts).
+      if ((error as Error).cause instanceof AppError) return (error as Error).cause as AppError;
       return new AppError(
         "INVALID_JSON",
         "The body could not be parsed; send valid JSON with Content-Type: application/json.",
