@@ -1,6 +1,7 @@
 import { type DocumentDecoration, Elysia } from "elysia";
 import { contextFor } from "../../shared/context/ctx";
 import type { Deps } from "../../shared/context/deps";
+import { AppError } from "../../shared/core/errors";
 import { requestBody, response } from "../openapi/media";
 import { responseBody } from "../plugins/largeBodies";
 import { callerOf, stateOf } from "../requestState";
@@ -57,11 +58,16 @@ const emptyBatch = () =>
 /**
  * Reads the body once (the body limit was enforced before routing): its JSON, handed to the
  * transport as already parsed, and the request with the same text for the transport to refuse
- * when it is not JSON. A body that fails mid-read (the client went away) is empty: the
+ * when it is not JSON. A body that fails mid-read (the client went away) is empty (one past its
+ * limit is the limit's 413): the
  * transport's 400 parse error, as when it read the body itself.
  */
 async function readMessage(request: Request): Promise<{ forwarded: Request; parsed?: unknown }> {
-  const text = await request.text().catch(() => "");
+  const text = await request.text().catch((error) => {
+    // A chunked body past the limit (bodyLimit.ts) is a 413, not a parse error.
+    if (error instanceof AppError) throw error;
+    return "";
+  });
   const headers = new Headers(request.headers);
   // The text is re-encoded: invalid UTF-8 became U+FFFD, so the declared length may not fit it.
   headers.delete("content-length");

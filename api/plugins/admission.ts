@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Authenticator } from "../../shared/auth/apiKeys";
 import type { Deps } from "../../shared/context/deps";
+import { AppError } from "../../shared/core/errors";
 import { keyAdmission, pathOf, policyFor } from "./access";
 import { limitBody } from "./bodyLimit";
 import { GUARDED_PATH, hostGuard } from "./hostGuard";
@@ -8,10 +9,13 @@ import { mcpAdmission, type TokenVerifier } from "./mcpAdmission";
 import { sessionAdmission } from "./session";
 
 /**
- * Everything decided about a request before routing, body parsing and validation, in order: on
- * /api/mcp its Host and Origin (403, hostGuard.ts), its body limit (413), then its caller, by API
- * key (on /api/mcp also an OAuth access token) or by website session per its access policy (401, 403, 429). One hook rather than one plugin each: Elysia awaits every async `onRequest` hook,
- * and each await costs every request, while here a step is awaited only when it returned a promise.
+ * Everything decided about a request before routing, body parsing and validation: on /api/mcp its
+ * Host and Origin (403, hostGuard.ts), its body limit (413), then its caller, by API key (on /api/mcp
+ * also an OAuth access token) or by website session per its access policy, with the plan gate (401,
+ * 403, 429). The body limit reads nothing: a declared length is checked at once, and a chunked body
+ * is counted as the route reads it, so an unknown caller's body is never read. One hook rather than
+ * one plugin each: Elysia awaits every async `onRequest` hook, and each await costs every request,
+ * while here a step is awaited only when it returned a promise.
  */
 export function admission(deps: Deps, authenticator: Authenticator, verifyToken: TokenVerifier) {
   const byKey = keyAdmission(authenticator, deps.plans);
@@ -25,14 +29,22 @@ export function admission(deps: Deps, authenticator: Authenticator, verifyToken:
       .onRequest(async (context) => {
         const path = pathOf(context.request.url);
         if (path === GUARDED_PATH) guardHost(context.request);
-        const counted = limitBody(deps.env, context.request, path);
-        // A chunked body was read and counted: the request goes on as the counted copy.
-        if (counted) context.request = await counted;
+        // A declared length over the limit is refused here; a chunked body goes on as a copy that
+        // counts it as the route reads it, after the caller below is known. Nothing is read here.
+        context.request = limitBody(deps.env, context.request, path);
         const request = context.request;
         const policy = policyFor(request.method, path);
-        if (policy?.auth === "session") await bySession(request, context.set.headers, policy);
-        else if (policy && !policy.anonymous) {
-          await (path === GUARDED_PATH ? byKeyOrToken : byKey)(request, context.set.headers, policy);
+        try {
+          if (policy?.auth === "session") await bySession(request, context.set.headers, policy);
+          else if (policy && !policy.anonymous) {
+            await (path === GUARDED_PATH ? byKeyOrToken : byKey)(request, context.set.headers, policy);
+          }
+        } catch (error) {
+          // A refused caller's chunked body is never read: the connection closes instead of draining it.
+          if (error instanceof AppError && request.body && !request.headers.has("content-length")) {
+            error.headers.connection = "close";
+          }
+          throw error;
         }
       })
   );

@@ -23,57 +23,61 @@ export function bodyLimitFor(env: Env, path: string): number {
 
 /**
  * Bun's `maxRequestBodySize` is one limit for the whole server, so it is set to the largest route
- * limit and `limitBody` holds every other route to its own before the key check (as the server-wide
- * limit did): by the declared Content-Length when there is one (a body longer than declared is cut
- * there by Bun's HTTP parser), else by reading at most the limit of a chunked body.
+ * limit and `limitBody` holds every other route to its own, after the caller is known (admission.ts)
+ * and before anything is read: by the declared Content-Length when there is one (a body longer than
+ * declared is cut there by Bun's HTTP parser), else by counting a chunked body as the route reads it.
  */
 export function serverMaxBodyBytes(env: Env): number {
   return Math.max(DEFAULT_MAX_BODY_BYTES, ...routeLimits(env).map((route) => route.limit));
 }
 
+/** A 413 closes the connection: the rest of an oversize body is never read or drained. */
 const tooLarge = (limit: number) =>
-  new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than this endpoint's ${limit} bytes.`);
+  new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than this endpoint's ${limit} bytes.`, {
+    headers: { connection: "close" },
+  });
 
 /**
- * Holds a request to its path's body limit (a step of the admission hook). Synchronous unless a
- * chunked body has to be read and counted: then it resolves to the counted copy of the request.
+ * Holds a request to its path's body limit (a step of the admission hook). Returns the request to
+ * go on with: itself, or for a chunked body a copy whose body is counted as it streams.
  */
-export function limitBody(env: Env, request: Request, path: string): Promise<Request> | undefined {
+export function limitBody(env: Env, request: Request, path: string): Request {
   const length = request.headers.get("content-length");
   if (length !== null) {
     const declared = Number(length);
-    if (!(declared > DEFAULT_MAX_BODY_BYTES)) return;
+    if (!(declared > DEFAULT_MAX_BODY_BYTES)) return request;
     const limit = bodyLimitFor(env, path);
     if (declared > limit) throw tooLarge(limit);
-    return;
+    return request;
   }
-  if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS" || !request.body) return;
+  if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS" || !request.body) {
+    return request;
+  }
   return withCountedBody(request, bodyLimitFor(env, path));
 }
 
 /**
- * A body without Content-Length (chunked) is read up to the route's limit, then the request goes on
- * with those bytes and their length; one byte more and reading stops with 413. Routes with large
- * limits (uploads, audio) buffer the whole body anyway.
+ * A body without Content-Length (chunked) reaches the route as a stream that counts its bytes: one
+ * byte past the route's limit and reading fails with 413 (the route's parser hands that error on;
+ * errors.ts answers it). Nothing is buffered here, so a refused caller costs no memory.
  */
-async function withCountedBody(request: Request, limit: number): Promise<Request> {
-  const reader = (request.body as ReadableStream<Uint8Array>).getReader();
-  const chunks: Uint8Array[] = [];
+function withCountedBody(request: Request, limit: number): Request {
   let received = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    received += value.length;
-    if (received > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      received += chunk.byteLength;
+      if (received > limit) controller.error(tooLarge(limit));
+      else controller.enqueue(chunk);
+    },
+  });
   const headers = new Headers(request.headers);
-  headers.set("content-length", String(received));
   headers.delete("transfer-encoding");
-  const counted = new Request(request.url, { method: request.method, headers, body: Buffer.concat(chunks) });
+  const counted = new Request(request.url, {
+    method: request.method,
+    headers,
+    body: (request.body as ReadableStream<Uint8Array>).pipeThrough(counter),
+    duplex: "half",
+  } as RequestInit);
   moveState(request, counted);
   return counted;
 }

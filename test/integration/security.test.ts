@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
+import { policyFor } from "../../api/plugins/access";
 import { bodyLimitFor } from "../../api/plugins/bodyLimit";
 import type { Deps } from "../../shared/context/deps";
 import type { ChatReply } from "../../shared/conversations/schemas";
@@ -12,6 +13,7 @@ import { call, errorOf, json, mcpCall, type TestAccount, type TestApp } from "..
 import { testDeps } from "../helpers/infra";
 import { type Presigned, presign, put } from "../helpers/uploads";
 import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../helpers/upstream";
+import { type WebUser, webUser } from "../helpers/website";
 
 /**
  * Response headers on every operation, request body limits on every route that takes a body,
@@ -24,6 +26,7 @@ let workers: Workers;
 let upstream: UpstreamFixtures;
 let provider: ProviderReplay;
 let account: TestAccount;
+let web: WebUser;
 
 const MARKER = `security-marker-${crypto.randomUUID().slice(0, 8)}`;
 const NO_SUCH_ID = "019aa000-0000-7000-8000-000000000000";
@@ -46,6 +49,7 @@ beforeAll(async () => {
   workers = await startWorkers(deps, { queues: ["chat", "uploads", "rxnav", "openfda"] });
   app = createApp(deps);
   account = await healthAccount(deps, app);
+  web = await webUser(app, deps, { plan: "pro" });
 }, 60_000);
 
 afterAll(async () => {
@@ -64,17 +68,20 @@ function concrete(template: string): string {
   return template.replace(/\{\w+\}|:\w+/g, NO_SUCH_ID).replace("*", "2401.00001");
 }
 
-async function operations(): Promise<{ method: string; path: string }[]> {
+async function operations(): Promise<{ method: string; path: string; mediaType?: string }[]> {
   const doc = await json<OpenApiDoc>(await call(app, "/openapi.json"));
-  const ops = new Map<string, { method: string; path: string }>();
-  for (const [path, methods] of Object.entries(doc.paths)) {
-    for (const method of Object.keys(methods))
-      ops.set(`${method.toUpperCase()} ${path}`, { method: method.toUpperCase(), path });
-  }
+  const ops = new Map<string, { method: string; path: string; mediaType?: string }>();
   for (const route of app.routes) {
     if (route.method === "OPTIONS" || route.path === "/*") continue;
     const path = route.path.replace(/:(\w+)/g, "{$1}");
     ops.set(`${route.method} ${path}`, { method: route.method, path });
+  }
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const content = (operation as { requestBody?: { content?: Record<string, unknown> } }).requestBody?.content;
+      const mediaType = Object.keys(content ?? {})[0];
+      ops.set(`${method.toUpperCase()} ${path}`, { method: method.toUpperCase(), path, mediaType });
+    }
   }
   return [...ops.values()];
 }
@@ -201,6 +208,16 @@ describe("security headers", () => {
 
 // ---------------------------------------------------------------------------------------------
 
+const SIGNED_UPLOAD = /^\/api\/v1\/uploads\/[^/]+\/content$/;
+
+/** The credentials a path takes: a website session on the website's paths, a key on the API's. */
+function credentialsFor(path: string): Record<string, string> {
+  const policy = policyFor("POST", path) ?? policyFor("PUT", path);
+  if (!policy || policy.anonymous) return {};
+  if (policy.auth === "session") return { cookie: web.cookie, "x-csrf-token": web.csrfToken };
+  return { authorization: `Bearer ${account.apiKey}` };
+}
+
 /** A body produced on demand, in 64 KiB chunks, that counts how much of it the server read. */
 function countedBody(total: number) {
   const chunk = new Uint8Array(65_536).fill(0x20);
@@ -224,7 +241,7 @@ describe("request body limits", () => {
   test("every route that takes a body: over its limit → 413 with the documented body, not read to the end", async () => {
     const ops = (await operations()).filter(({ method }) => ["POST", "PUT", "PATCH"].includes(method));
     expect(ops.length).toBeGreaterThan(10);
-    for (const { method, path } of ops) {
+    for (const { method, path, mediaType } of ops) {
       const target = concrete(path);
       const limit = bodyLimitFor(deps.env, target);
       const total = limit + 256 * 1024;
@@ -239,12 +256,30 @@ describe("request body limits", () => {
       expect(refused.headers.get("access-control-allow-origin")).toBe("*");
       expect((await errorOf(refused)).code).toBe("PAYLOAD_TOO_LARGE");
       expect(declared.counter.pulled, `${method} ${target} read a declared oversize body`).toBeLessThan(total);
-      // Chunked, no Content-Length: reading stops one chunk past the limit.
+      // Chunked, no Content-Length, from a caller the path accepts: reading stops one chunk past the limit.
       const chunked = countedBody(total);
-      const cut = await send(target, method, chunked.stream, { "content-type": "application/json" });
+      const type = mediaType ?? "application/json";
+      const json = {
+        "content-type": type.startsWith("multipart/") ? `${type}; boundary=b` : type,
+        accept: "application/json, text/event-stream",
+      };
+      const cut = await send(target, method, chunked.stream, { ...json, ...credentialsFor(target) });
+      if (SIGNED_UPLOAD.test(target)) {
+        // The signed upload URL's own check (no signature here) refuses it before a byte is read.
+        expect(cut.status, `${method} ${target} (chunked, unsigned)`).toBe(400);
+        expect(chunked.counter.pulled).toBeLessThanOrEqual(4 * 65_536);
+        continue;
+      }
       expect(cut.status, `${method} ${target} (chunked)`).toBe(413);
       expect((await errorOf(cut)).code).toBe("PAYLOAD_TOO_LARGE");
+      expect(cut.headers.get("connection"), `${method} ${target} (chunked) closes`).toBe("close");
       expect(chunked.counter.pulled, `${method} ${target} read a chunked oversize body`).toBeLessThan(total);
+      // The same without credentials where the path needs them: refused before a byte is read.
+      if (Object.keys(credentialsFor(target)).length === 0) continue;
+      const anonymous = countedBody(total);
+      const refused401 = await send(target, method, anonymous.stream, json);
+      expect(refused401.status, `${method} ${target} (chunked, no credentials)`).toBe(401);
+      expect(anonymous.counter.pulled, `${method} ${target} read an anonymous body`).toBeLessThanOrEqual(4 * 65_536);
     }
   });
 
