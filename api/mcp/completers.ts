@@ -3,6 +3,7 @@ import type { Feature } from "../../shared/auth/access";
 import type { Scope } from "../../shared/auth/scopes";
 import { searchConditions } from "../../shared/conditions/verbs";
 import type { Ctx } from "../../shared/context/ctx";
+import { codePoints } from "../../shared/core/text";
 import { logNamesStartingWith } from "../../shared/health/logNames";
 import { getProfile } from "../../shared/health/profile";
 import { paperIdsStartingWith } from "../../shared/papers/idPrefix";
@@ -56,7 +57,8 @@ export const paperIds = gated(["papers:read"], undefined, async (ctx, value) => 
 /** MONDO labels for what was typed (prefixes and typos tolerated), best first: the condition search. */
 export const conditionNames = gated(["papers:read"], "health", async (ctx, value) => {
   const q = value.trim();
-  if (q.length < 2 || q.length > 120) return NO_COMPLETION;
+  const length = codePoints(q);
+  if (length < 2 || length > 120) return NO_COMPLETION;
   const { data } = await searchConditions(ctx, { q, limit: MAX_VALUES + 1 });
   const labels = distinctIgnoringCase(data.map((hit) => hit.label));
   return labels.length > MAX_VALUES ? completion(labels) : completion(labels, labels.length);

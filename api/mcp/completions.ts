@@ -1,6 +1,7 @@
 import type { CompleteRequest, CompleteResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Ctx } from "../../shared/context/ctx";
 import { clipErrorText } from "../../shared/core/errors";
+import { codePoints } from "../../shared/core/text";
 import { unstorableText } from "../plugins/inputGuard";
 import {
   type Completer,
@@ -59,7 +60,7 @@ export function complete(ctx: Ctx, params: CompleteRequest["params"]): Promise<C
   return answered(ctx, "completion/complete", async () => {
     const completer = completerFor(params);
     const { value } = params.argument;
-    if (value.length > MAX_VALUE) throw invalidParams(`argument.value: at most ${MAX_VALUE} characters.`);
+    if (codePoints(value) > MAX_VALUE) throw invalidParams(`argument.value: at most ${MAX_VALUE} characters.`);
     const unstorable = unstorableText(value);
     if (unstorable) throw invalidParams(`argument.value: ${unstorable.message}`);
     return { completion: completer ? await completer(ctx, value) : NO_COMPLETION };

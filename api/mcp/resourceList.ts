@@ -2,6 +2,7 @@ import type { Resource } from "@modelcontextprotocol/sdk/types.js";
 import type { Scope } from "../../shared/auth/scopes";
 import type { Ctx } from "../../shared/context/ctx";
 import { listChats } from "../../shared/conversations/verbs";
+import { codePoints } from "../../shared/core/text";
 import { listLogs } from "../../shared/health/logs";
 import { listPanels } from "../../shared/labs/panels";
 import { answered, holdsScopes, invalidParams } from "./errors";
@@ -88,7 +89,7 @@ function decode(cursor: string): Position {
       Number.isInteger(section) &&
       (section as number) >= 0 &&
       (section as number) < SECTIONS.length &&
-      (inner === undefined || (typeof inner === "string" && inner.length <= 200))
+      (inner === undefined || (typeof inner === "string" && codePoints(inner) <= 200))
     ) {
       return { section: section as number, ...(inner === undefined ? {} : { inner }) };
     }

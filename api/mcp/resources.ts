@@ -5,6 +5,7 @@ import type { Ctx } from "../../shared/context/ctx";
 import { readChatTranscript } from "../../shared/conversations/verbs";
 import { clipErrorText } from "../../shared/core/errors";
 import { isUuid } from "../../shared/core/formats";
+import { codePoints } from "../../shared/core/text";
 import { summarizeLog } from "../../shared/health/logReports";
 import { getLog } from "../../shared/health/logs";
 import { getPanel } from "../../shared/labs/panels";
@@ -126,7 +127,8 @@ const MAX_URI = 300;
 const URI = /^([a-z][a-z-]*):\/\/(.*)$/s;
 
 function parse(uri: string): { scheme: Scheme; kind: ResourceKind; id: string } {
-  if (uri.length > MAX_URI) throw invalidParams(`A resource URI of this server has at most ${MAX_URI} characters.`);
+  if (codePoints(uri) > MAX_URI)
+    throw invalidParams(`A resource URI of this server has at most ${MAX_URI} characters.`);
   const [, scheme = "", rest = ""] = URI.exec(uri) ?? [];
   if (!Object.hasOwn(KINDS, scheme)) {
     throw resourceNotFound(uri, "this server reads paper://, health-log://, lab-panel:// and chat:// URIs");

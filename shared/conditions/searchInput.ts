@@ -1,4 +1,5 @@
 import { type AppError, invalidRequest } from "../core/errors";
+import { codePoints } from "../core/text";
 
 /** Condition names as callers send them: `q`, or REST's alias `name`. */
 export interface NameInput {
@@ -13,7 +14,7 @@ function invalid(path: string, message: string): AppError {
   return invalidRequest([{ in: "query", path, message }]);
 }
 
-/** `q` or its alias `name`: one of them, or both with the same value; at least 2 characters once trimmed. */
+/** `q` or its alias `name`: one of them, or both with the same value; at least 2 characters (code points) once trimmed. */
 export function conditionName(input: NameInput): string {
   const { q, name } = input;
   if (q !== undefined && name !== undefined && q.trim() !== name.trim()) {
@@ -21,6 +22,7 @@ export function conditionName(input: NameInput): string {
   }
   const given = (q ?? name)?.trim();
   if (given === undefined) throw invalid("/q", "Expected q (or its alias name)");
-  if (given.length < 2) throw invalid(q === undefined ? "/name" : "/q", "Expected at least 2 non-blank characters");
+  if (codePoints(given) < 2)
+    throw invalid(q === undefined ? "/name" : "/q", "Expected at least 2 non-blank characters");
   return given;
 }

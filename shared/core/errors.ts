@@ -113,7 +113,10 @@ const MAX_ERROR_TEXT = 300;
  * property name is not sent back twice over (fuzzing found 600 KB error bodies).
  */
 export function clipErrorText(text: string, max = MAX_ERROR_TEXT): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  if (text.length <= max) return text;
+  // Never between the two halves of a surrogate pair (an emoji): a lone half is not text.
+  const end = /[\ud800-\udbff]/.test(text.charAt(max - 2)) ? max - 2 : max - 1;
+  return `${text.slice(0, end)}…`;
 }
 
 /** Whether the error's own message may reach the caller (the table's `expose`). */

@@ -1,5 +1,6 @@
 import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 import type { JobsOptions } from "bullmq";
+import { Text } from "../core/text";
 import { ConditionBatchSchema } from "../records/conditionTerm";
 import { SourcePaperSchema } from "../records/paper";
 import { ChatTurnSchema } from "./payloads/chatTurn";
@@ -118,7 +119,7 @@ export const JOBS = {
   /** Rebuilds the Meilisearch documents of the papers with `after < id <= through` from PostgreSQL. */
   "papers.reindex-range": {
     queue: "papers",
-    payload: T.Object({ after: T.String({ maxLength: 64 }), through: T.String({ minLength: 1, maxLength: 64 }) }),
+    payload: T.Object({ after: Text({ maxLength: 64 }), through: Text({ minLength: 1, maxLength: 64 }) }),
     options: { attempts: 5, backoff: { type: "exponential", delay: 2000 }, ...keepHistory },
   },
   /** Looks a medication up in RxNav (name, RxCUI or NDC); caches the result in PostgreSQL. */
@@ -173,7 +174,7 @@ export const JOBS = {
     queue: "uploads",
     // `model`: the catalog id of the model that reads the report instead of the parser, if any.
     payload: T.Object(
-      { fileId: T.String({ format: "uuid" }), model: T.Optional(T.String({ minLength: 1, maxLength: 200 })) },
+      { fileId: T.String({ format: "uuid" }), model: T.Optional(Text({ minLength: 1, maxLength: 200 })) },
       { additionalProperties: false },
     ),
     options: { attempts: 3, backoff: { type: "exponential", delay: 500 }, ...keepHistory },
@@ -185,7 +186,7 @@ export const JOBS = {
     options: { attempts: 3, backoff: { type: "exponential", delay: 1000 }, ...keepHistory },
     everyMs: 300_000,
   },
-  /** Deletes OAuth codes, tokens, sessions and interactions past their expiry (readers already skip them). */
+  /** Deletes OAuth codes, tokens, sessions and interactions past their expiry (readers already skip them), and clients never granted anything a day after registering. */
   "maintenance.sweep-oauth": {
     queue: "maintenance",
     payload: T.Object({}, { additionalProperties: false }),

@@ -1,4 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import { Text } from "../core/text";
 
 /**
  * One MONDO term as every loader format yields it (OBO, OBO Graphs JSON, the JSON Lines extract) and
@@ -10,7 +11,7 @@ export const MondoIdSchema = T.String({ pattern: MONDO_ID_PATTERN, description: 
 
 export const SYNONYM_SCOPES = ["EXACT", "RELATED", "BROAD", "NARROW"] as const;
 export const SynonymSchema = T.Object({
-  text: T.String({ minLength: 1, maxLength: 1000 }),
+  text: Text({ minLength: 1, maxLength: 1000 }),
   scope: T.Union([T.Literal("EXACT"), T.Literal("RELATED"), T.Literal("BROAD"), T.Literal("NARROW"), T.Null()], {
     description: "OBO synonym scope; null when the source does not say (the JSON Lines extract).",
   }),
@@ -20,10 +21,10 @@ export type Synonym = Static<typeof SynonymSchema>;
 export const ConditionTermSchema = T.Object(
   {
     id: MondoIdSchema,
-    label: T.String({ minLength: 1, maxLength: 1000 }),
-    definition: T.Union([T.String({ maxLength: 20_000 }), T.Null()]),
+    label: Text({ minLength: 1, maxLength: 1000 }),
+    definition: T.Union([Text({ maxLength: 20_000 }), T.Null()]),
     synonyms: T.Array(SynonymSchema, { maxItems: 500 }),
-    xrefs: T.Array(T.String({ minLength: 1, maxLength: 200 }), { maxItems: 500 }),
+    xrefs: T.Array(Text({ minLength: 1, maxLength: 200 }), { maxItems: 500 }),
     parents: T.Array(MondoIdSchema, { maxItems: 100 }),
     /** Subclasses at any depth in the loaded file: a generality measure that breaks ranking ties. */
     descendants: T.Integer({ minimum: 0 }),

@@ -1,5 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { Text as BoundedText } from "../core/text";
 
 /**
  * One line of the arXiv metadata snapshot (Kaggle/Cornell `arxiv-metadata-oai-snapshot`), as read
@@ -8,15 +9,15 @@ import { Value } from "@sinclair/typebox/value";
 const Nullable = <S extends ReturnType<typeof T.String>>(schema: S) => T.Union([schema, T.Null()]);
 
 export const SourcePaperSchema = T.Object({
-  id: T.String({ minLength: 1, maxLength: 64 }),
+  id: BoundedText({ minLength: 1, maxLength: 64 }),
   submitter: T.Optional(Nullable(T.String())),
   authors: T.String(),
-  title: T.String({ minLength: 1 }),
+  title: BoundedText({ minLength: 1 }),
   comments: T.Optional(Nullable(T.String())),
   "journal-ref": T.Optional(Nullable(T.String())),
   doi: T.Optional(Nullable(T.String())),
   "report-no": T.Optional(Nullable(T.String())),
-  categories: T.String({ minLength: 1 }),
+  categories: BoundedText({ minLength: 1 }),
   license: T.Optional(Nullable(T.String())),
   abstract: T.Optional(Nullable(T.String())),
   versions: T.Array(T.Object({ version: T.String(), created: T.String() }), { minItems: 1 }),

@@ -100,6 +100,13 @@ function boundaryString(schema: JsonSchema, wild: boolean): fc.Arbitrary<string>
     { weight: 4, arbitrary: fc.constantFrom(...NASTY_TEXT).map(fit) },
     { weight: 1, arbitrary: fc.constantFrom(...UNSTORABLE_TEXT).map(fit) },
     { weight: 2, arbitrary: lengthWithin(min, max).map((length) => "é".repeat(length)) },
+    // Within the bound in code points, up to twice over it in UTF-16 units (emoji, musical symbols).
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(lengthWithin(min, max), fc.constantFrom("😀", "𝄞", "药"))
+        .map(([length, char]) => char.repeat(length)),
+    },
     {
       weight: 1,
       arbitrary: lengthWithin(min, max).chain((length) =>

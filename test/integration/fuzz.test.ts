@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { TSchema } from "@sinclair/typebox";
 import fc from "fast-check";
 import { createApp } from "../../api/app";
 import { policyFor } from "../../api/plugins/access";
@@ -18,6 +19,13 @@ import {
   toRequest,
 } from "../helpers/fuzz";
 import { checkResponse, snapshot, Tally } from "../helpers/fuzzChecks";
+import {
+  contractProblem,
+  DOCUMENTED_MAX_HEADERS,
+  DOCUMENTED_MAX_URL,
+  textualNumbers,
+  unitCountedStrings,
+} from "../helpers/fuzzContract";
 import { checkEmptyBatch, checkMcpResponse, type McpTool, mcpMessageArb, toolArgumentsArb } from "../helpers/fuzzMcp";
 import { emptyQueryArb, emptyQueryProblem, wrongMethodProblem, wrongMethodsOf } from "../helpers/fuzzMethods";
 import type { Hints } from "../helpers/fuzzValues";
@@ -536,5 +544,82 @@ describe("inputs the fuzzer found (each was a 5xx, a slow 500 or a useless detai
     const { result } = await json<{ result: { isError: boolean; content: { text: string }[] } }>(nul);
     expect(result.isError).toBe(true);
     expect(result.content[0]?.text).toContain("/title: Text may not contain the NUL character");
+  });
+});
+
+describe("the contract fuzzer's findings (each a 500, an undocumented answer, or input the document forbids)", () => {
+  const send = (path: string, options: Parameters<typeof call>[2] = {}) =>
+    call(app, path, { key: reader.account.apiKey, ...options });
+  const emoji = (count: number) => "😀".repeat(count);
+  const tool = async (name: string, args: unknown) => {
+    const message = { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name, arguments: args } };
+    const response = await mcpCall(app, message, auth(reader));
+    const { text } = await checkMcpResponse(response, `${name} ${JSON.stringify(args).slice(0, 80)}`);
+    return (JSON.parse(text) as { result: { isError?: boolean; content: { text: string }[] } }).result;
+  };
+  /** The JSON-body operations the service validates itself (MCP and the OAuth server read their own). */
+  const jsonBodies = () =>
+    operations.filter(
+      (operation) =>
+        operation.body?.["application/json"] && operation.path !== "/api/mcp" && !operation.path.startsWith("/oauth/"),
+    );
+  /** A request to an operation with the caller's credentials; path parameters are real ids or `x`. */
+  const sendTo = (operation: Operation, body: string, contentType = "application/json") => {
+    const own = operation.path.startsWith("/api/v1/") ? reader : webReader;
+    const hints = hintsFor(own);
+    const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      String(hints[name.toLowerCase()]?.[0] ?? "x"),
+    );
+    const sent: FuzzRequest = {
+      method: operation.method,
+      target: path,
+      headers: { "content-type": contentType },
+      body,
+    };
+    return handleChecked(app, withCredentials(operation, sent, own));
+  };
+
+  test("a medication name within 120 code points is looked up like any other (61–120 emoji were 500, and -32603 over MCP)", async () => {
+    const lookup = (name: string) => send(`/api/v1/health/medication?name=${encodeURIComponent(name)}`);
+    const baseline = (await lookup(emoji(60))).status;
+    expect(baseline).toBeLessThan(500);
+    for (const name of [emoji(61), emoji(120), "药".repeat(120)]) expect((await lookup(name)).status).toBe(baseline);
+    const over = await lookup(emoji(121));
+    expect(over.status).toBe(400);
+    expect((await errorOf(over)).details).toEqual([{ in: "query", path: "/name", message: expect.any(String) }]);
+    // The same names over MCP (answered from the cache the REST lookups filled): never -32603.
+    for (const name of ["get_medication_reference", "get_medication_ndcs"]) {
+      for (const value of [emoji(61), emoji(120)]) expect((await tool(name, { name: value })).isError).toBeFalsy();
+      expect((await tool(name, { name: emoji(121) })).isError).toBe(true);
+    }
+  });
+
+  test("a condition name needs 2 characters once trimmed, counted in code points (one emoji passed)", async () => {
+    const response = await send(`/api/v1/health/conditions/search?q=${encodeURIComponent(" 😀 ")}`);
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).details).toEqual([
+      { in: "query", path: "/q", message: "Expected at least 2 non-blank characters" },
+    ]);
+    // The tool's schema says the same with a pattern (two non-blank characters at its ends).
+    const result = await tool("search_conditions", { q: " 😀 " });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain("/q: ");
+  });
+
+  test("every string bound of an input counts code points: routes, MCP tools and job payloads", async () => {
+    const { TOOLS } = await import("../../shared/toolCatalog");
+    const { JOBS } = await import("../../shared/jobs/catalog");
+    const found: string[] = [];
+    // The OAuth consent routes (api/oauth/interaction.ts) bound ASCII ids and tokens the provider
+    // issues; their owners move them to `Text` (a 33-emoji uid is refused as too long, not a 500).
+    for (const route of app.routes.filter((each) => !each.path.startsWith("/oauth/"))) {
+      const hooks = route.hooks as unknown as Record<string, TSchema | undefined>;
+      for (const part of ["body", "query", "params", "headers"]) {
+        found.push(...unitCountedStrings(`${route.method} ${route.path} ${part}`, hooks[part]));
+      }
+    }
+    for (const each of TOOLS) found.push(...unitCountedStrings(`tool ${each.name}`, each.input));
+    for (const [name, job] of Object.entries(JOBS)) found.push(...unitCountedStrings(`job ${name}`, job.payload));
+    expect(found).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ import {
 import { type Ctx, contextFor } from "../../../shared/context/ctx";
 import type { Deps } from "../../../shared/context/deps";
 import type { ErrorKind } from "../../../shared/core/errors";
+import { Text } from "../../../shared/core/text";
 import { failures } from "../../openapi/declare";
 import { sessionOf } from "../../plugins/session";
 import { stateOf } from "../../requestState";
@@ -84,7 +85,7 @@ export function websiteDashboardRoutes(deps: Deps) {
       "/api/dashboard/connections/:id",
       ({ request, params }) => disconnect(sessionCtx(deps, request), { id: params.id }),
       {
-        params: t.Object({ id: t.String({ maxLength: 128 }) }),
+        params: t.Object({ id: Text({ maxLength: 128 }) }),
         response: DisconnectedSchema,
         detail: detail(
           "Disconnect an application",

@@ -1,10 +1,11 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import { Text } from "../../core/text";
 
 /** What a medication lookup asks RxNav: a name, an RxCUI or an NDC, already normalized. */
 export const MedicationQuerySchema = T.Object(
   {
     by: T.Union([T.Literal("name"), T.Literal("rxcui"), T.Literal("ndc")]),
-    value: T.String({ minLength: 1, maxLength: 120 }),
+    value: Text({ minLength: 1, maxLength: 120 }),
   },
   { additionalProperties: false },
 );
@@ -14,7 +15,7 @@ export type MedicationQuery = Static<typeof MedicationQuerySchema>;
 export const LabelQuerySchema = T.Object(
   {
     rxcuis: T.Array(T.String({ pattern: "^[0-9]{1,10}$" }), { maxItems: 20 }),
-    names: T.Array(T.String({ minLength: 1, maxLength: 200 }), { maxItems: 10 }),
+    names: T.Array(Text({ minLength: 1, maxLength: 200 }), { maxItems: 10 }),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import { Text } from "../../core/text";
 
 export const ProviderSchema = T.Union([T.Literal("addis"), T.Literal("elevenlabs")], {
   description: "`addis` (Addis AI: Amharic, Afan Oromo) or `elevenlabs` (ElevenLabs Scribe: 90+ languages).",
@@ -16,7 +17,7 @@ export const TranscriptionJobSchema = T.Object(
   {
     audioId: T.String({ pattern: "^[A-Za-z0-9_-]{8,64}$" }),
     provider: ProviderSchema,
-    contentType: T.String({ minLength: 1, maxLength: 64 }),
+    contentType: Text({ minLength: 1, maxLength: 64 }),
     extension: T.String({ pattern: "^[a-z0-9]{2,5}$" }),
     language: T.Optional(LanguageCodeSchema),
   },
