@@ -56,11 +56,7 @@ export async function endProviderLogin(server: OAuthServer, request: Request): P
  * signed-in website account (another account, or no website session at all), that login is ended and
  * the request goes on without it, so the provider asks for sign-in and consent again.
  */
-export async function alignedAuthorization(
-  server: OAuthServer,
-  deps: Deps,
-  request: Request,
-): Promise<Request> {
+export async function alignedAuthorization(server: OAuthServer, deps: Deps, request: Request): Promise<Request> {
   const login = await providerLogin(server, request);
   if (!login?.accountId) return request;
   const web = await websiteSession(deps, request);

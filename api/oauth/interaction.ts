@@ -5,6 +5,7 @@ import type { Deps } from "../../shared/context/deps";
 import { HTML, response } from "../openapi/media";
 import { cookieValue, SESSION_COOKIE } from "../plugins/session";
 import { webAssets } from "../web/assets";
+import { signInLocation } from "../web/client/destination";
 import { consentPage, interactionErrorPage } from "./consentPage";
 import type { InteractionType } from "./provider";
 import { INTERACTION_PATH, type LazyOAuthServer, type OAuthServer } from "./provider";
@@ -141,11 +142,8 @@ function interactionRoutesTyped(deps: Deps, oauth: LazyOAuthServer) {
         if (interaction instanceof Response) return interaction;
         const session = await sessionFor(deps, request);
         if (!session) {
-          const next = encodeURIComponent(`${INTERACTION_PATH}/${params.uid}`);
-          return new Response(null, {
-            status: 303,
-            headers: { location: `/?next=${next}`, "cache-control": "no-store" },
-          });
+          const location = signInLocation(`${INTERACTION_PATH}/${params.uid}`, new URL(request.url).origin);
+          return new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
         }
         return showConsent(server, interaction, session, params.uid);
       },

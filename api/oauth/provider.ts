@@ -138,7 +138,8 @@ export async function startOAuthServer(deps: Deps): Promise<OAuthServer> {
     },
     // A grant is used silently only for the account that made it.
     async loadExistingGrant(ctx) {
-      const grantId = ctx.oidc.result?.consent?.grantId || ctx.oidc.session?.grantIdFor(ctx.oidc.client?.clientId ?? "");
+      const grantId =
+        ctx.oidc.result?.consent?.grantId || ctx.oidc.session?.grantIdFor(ctx.oidc.client?.clientId ?? "");
       const grant = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
       return grant && grant.accountId === ctx.oidc.session?.accountId ? grant : undefined;
     },

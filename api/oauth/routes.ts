@@ -1,10 +1,14 @@
+import { createHash } from "node:crypto";
 import { type DocumentDecoration, Elysia } from "elysia";
 import { SCOPE_NAMES } from "../../shared/auth/scopes";
 import type { Deps } from "../../shared/context/deps";
+import { hitWindow } from "../../shared/ratelimit/windowCounter";
 import { HTML, json, type ResponseDoc, requestBody, response } from "../openapi/media";
+import { clientAddressOf } from "../plugins/clientAddress";
 import { alignedAuthorization } from "./browserLogin";
 import { oauthInteractionRoutes } from "./interaction";
 import { type LazyOAuthServer, OAUTH_PATHS, type OAuthServer, PROVIDER_SCOPES } from "./provider";
+import { REGISTRATION_LIMITS, registrationRefusal } from "./registrationPolicy";
 
 /**
  * The authorization server's endpoints, answered by oidc-provider (provider.ts), and the protected
@@ -67,6 +71,7 @@ const DOCS: Record<string, DocumentDecoration> = {
   register: {
     tags: TAGS,
     summary: "Dynamic client registration (RFC 7591)",
+    description: `Open, and bounded: at most ${REGISTRATION_LIMITS.bodyBytes} bytes of metadata, a \`client_name\` of ${REGISTRATION_LIMITS.nameCodePoints} characters, other texts of ${REGISTRATION_LIMITS.textCodePoints}, and ${REGISTRATION_LIMITS.redirectUris} redirect URIs, each \`https\`, \`http\` on loopback, or a native app's private-use scheme (RFC 8252). OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR registrations per client address per hour. A client that has not been granted anything a day after registering is deleted.`,
     requestBody: requestBody(json(OBJECT)),
     responses: {
       201: response(
@@ -74,6 +79,7 @@ const DOCS: Record<string, DocumentDecoration> = {
         json(OBJECT),
       ),
       400: oauthError("`invalid_client_metadata` or `invalid_redirect_uri`."),
+      429: oauthError("Too many registrations from this address this hour (with Retry-After)."),
     },
   },
   revoke: {
@@ -128,11 +134,13 @@ async function forwarded(
  * RFC 7591 lets a server replace requested metadata. oidc-provider would refuse them, since a
  * client's registered scope may only name its own scopes.
  */
-async function registration(request: Request): Promise<Request> {
+async function registration(request: Request): Promise<Request | Response> {
   const text = await request.text();
   const headers = new Headers(request.headers);
   headers.delete("content-length");
   const metadata = parsedObject(text);
+  const refusal = registrationRefusal(text, metadata);
+  if (refusal) return Response.json(refusal, { status: 400, headers: { "cache-control": "no-store" } });
   if (typeof metadata?.scope === "string") {
     const own = metadata.scope.split(" ").filter((scope) => PROVIDER_SCOPES.includes(scope));
     if (own.length > 0) metadata.scope = own.join(" ");
@@ -181,6 +189,7 @@ export function oauthRoutes(deps: Deps, oauth: LazyOAuthServer): Elysia {
 }
 
 function oauthRoutesTyped(deps: Deps, oauth: LazyOAuthServer) {
+  const addressOf = clientAddressOf(deps.env);
   const forward = ({ request }: { request: Request }) => forwarded(oauth, request);
   // An authorization starts from the website's signed-in account (browserLogin.ts).
   const authorize = ({ request }: { request: Request }) =>
@@ -194,10 +203,20 @@ function oauthRoutesTyped(deps: Deps, oauth: LazyOAuthServer) {
     .get(OAUTH_PATHS.authorization, authorize, { detail: DOCS.authorize })
     .get(`${OAUTH_PATHS.authorization}/:uid`, forward, { detail: DOCS.resume })
     .post(OAUTH_PATHS.token, forward, { parse: "none", detail: DOCS.token })
-    .post(OAUTH_PATHS.registration, async ({ request }) => forwarded(oauth, await registration(request)), {
-      parse: "none",
-      detail: DOCS.register,
-    })
+    .post(
+      OAUTH_PATHS.registration,
+      async ({ request, server }) => {
+        const address = createHash("sha256").update(addressOf(request, server)).digest("hex");
+        await hitWindow(deps.redis, `${deps.env.REDIS_PREFIX}:oauth-register:${address}`, {
+          max: deps.env.OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR,
+          windowSeconds: 3600,
+          message: (retryAfter) => `Too many client registrations from this address; retry in ${retryAfter} s.`,
+        });
+        const checked = await registration(request);
+        return checked instanceof Response ? checked : forwarded(oauth, checked);
+      },
+      { parse: "none", detail: DOCS.register },
+    )
     .post(OAUTH_PATHS.revocation, forward, { parse: "none", detail: DOCS.revoke })
     .get(OAUTH_PATHS.jwks, forward, { detail: DOCS.jwks })
     .get(

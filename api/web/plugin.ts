@@ -3,6 +3,7 @@ import { AppError } from "../../shared/core/errors";
 import { failures } from "../openapi/declare";
 import { HTML, response } from "../openapi/media";
 import { webAssets } from "./assets";
+import { signInLocation } from "./client/destination";
 import { PAGES, type PageDefinition, renderPage } from "./pages";
 
 /**
@@ -39,7 +40,7 @@ function pageRoute(page: PageDefinition) {
   }) => {
     if (page.signedIn && !hasSessionCookie(request)) {
       set.status = 303;
-      set.headers.location = `/?next=${encodeURIComponent(page.path)}`;
+      set.headers.location = signInLocation(page.path, new URL(request.url).origin);
       return "";
     }
     const assets = await webAssets();

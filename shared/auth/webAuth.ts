@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { SystemCtx } from "../context/ctx";
 import { AppError } from "../core/errors";
-import type { Redis } from "../core/redis";
 import { codePoints } from "../core/text";
 import { fromPostgres, unavailable } from "../core/unavailable";
+import { clearWindows, hitWindow, takeTurn } from "../ratelimit/windowCounter";
 import { insertAccount } from "./accountRepository";
 import { PASSWORD_MAX, PASSWORD_MIN, type SignInInput, type SignUpInput, type WebAccount } from "./schemas";
 import * as repo from "./sessionRepository";
@@ -14,12 +14,20 @@ import { createSession, type IssuedSession } from "./webSessions";
  * argon2id (`Bun.password`). An unknown email costs one verification against a dummy hash, so its
  * answer takes about as long as a wrong password's and says the same thing. Failed sign-ins are
  * counted per email and client address in Redis; past the limit, sign-in for that pair is 429
- * until the window ends, even with the right password.
+ * until the window ends, even with the right password. They are also counted per email alone, which
+ * past its limit slows that email to one try per turn. Sign-ups are counted per client address.
+ * Sign-up hashes on its own gate, so a burst of sign-ups never queues sign-ins behind it.
  */
 export type WebAuthCtx = Pick<SystemCtx, "sql" | "redis" | "env">;
 
 export const SIGNIN_MAX_FAILURES = 5;
 export const SIGNIN_WINDOW_SECONDS = 900;
+/**
+ * Failures for one email from all addresses together before it is slowed to one try per turn: a
+ * guesser spread over many addresses is held to that pace, and the owner waits one turn at most.
+ */
+export const SIGNIN_ACCOUNT_MAX_FAILURES = 20;
+export const SIGNIN_ACCOUNT_TURN_SECONDS = 30;
 
 const WRONG_CREDENTIALS = "The email or password is not correct.";
 
@@ -30,6 +38,8 @@ const WRONG_CREDENTIALS = "The email or password is not correct.";
  */
 export const HASH_CONCURRENCY = 4;
 export const HASH_QUEUE = 64;
+export const SIGNUP_HASH_CONCURRENCY = 2;
+export const SIGNUP_HASH_QUEUE = 16;
 
 /** A counting gate: `run` waits for a free slot, or refuses when too many already wait. */
 export function createGate(concurrency: number, queueLimit: number) {
@@ -60,6 +70,7 @@ export function createGate(concurrency: number, queueLimit: number) {
 }
 
 const hashing = createGate(HASH_CONCURRENCY, HASH_QUEUE);
+const signUpHashing = createGate(SIGNUP_HASH_CONCURRENCY, SIGNUP_HASH_QUEUE);
 
 let dummyHash: Promise<string> | undefined;
 function dummy(): Promise<string> {
@@ -72,23 +83,29 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-function hashPassword(password: string): Promise<string> {
+function hashPassword(password: string, gate = hashing): Promise<string> {
   const length = codePoints(password);
   if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
     throw new AppError("VALIDATION_FAILED", `The password must have ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`, {
       details: [{ in: "body", path: "/password", message: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters` }],
     });
   }
-  return hashing.run(() => Bun.password.hash(password, { algorithm: "argon2id" }));
+  return gate.run(() => Bun.password.hash(password, { algorithm: "argon2id" }));
 }
 
 /** Creates a free-plan account with a password (no API key: the dashboard makes those) and signs it in. */
 export async function signUp(
   ctx: WebAuthCtx,
-  input: SignUpInput,
+  input: SignUpInput & { client: string },
 ): Promise<{ account: WebAccount; session: IssuedSession }> {
   const email = normalizeEmail(input.email);
-  const passwordHash = await hashPassword(input.password);
+  const address = createHash("sha256").update(input.client).digest("hex");
+  await hitWindow(ctx.redis, `${ctx.env.REDIS_PREFIX}:signup:${address}`, {
+    max: ctx.env.SIGNUPS_PER_ADDRESS_PER_HOUR,
+    windowSeconds: 3600,
+    message: (retryAfter) => `Too many sign-ups from this address; retry in ${retryAfter} s.`,
+  });
+  const passwordHash = await hashPassword(input.password, signUpHashing);
   const taken = () => new AppError("CONFLICT", "An account with this email already exists; sign in instead.");
   const account = await ctx.sql
     .begin(async (tx) => {
@@ -110,34 +127,38 @@ export async function signIn(
   input: SignInInput & { client: string },
 ): Promise<{ account: WebAccount; session: IssuedSession }> {
   const email = normalizeEmail(input.email);
-  const pair = createHash("sha256").update(`${email}\n${input.client}`).digest("hex");
-  const throttleKey = `${ctx.env.REDIS_PREFIX}:signin:${pair}`;
-  // The attempt counts as a failure until the password proves right, so parallel guesses cannot
-  // all slip past the limit before any of them is recorded.
-  await countAttempt(ctx.redis, throttleKey);
+  const keys = signInKeys(ctx.env.REDIS_PREFIX, email, input.client);
+  // Every attempt counts as a failure until the password proves right.
+  await hitWindow(ctx.redis, keys.pair, {
+    max: SIGNIN_MAX_FAILURES,
+    windowSeconds: SIGNIN_WINDOW_SECONDS,
+    message: tooMany,
+  });
+  const accountFailures = Number(await ctx.redis.incr(keys.account).catch(unavailable("Redis")));
+  if (accountFailures === 1) await ctx.redis.expire(keys.account, SIGNIN_WINDOW_SECONDS).catch(unavailable("Redis"));
+  // Past the account's limit, from whatever addresses: one try per turn, never a long lockout.
+  if (accountFailures > SIGNIN_ACCOUNT_MAX_FAILURES)
+    await takeTurn(ctx.redis, keys.turn, SIGNIN_ACCOUNT_TURN_SECONDS, tooMany);
   const row = await fromPostgres(repo.findWebAccountByEmail(ctx.sql, email));
   const hash = row?.passwordHash ?? (await dummy());
   const ok = await hashing.run(() => Bun.password.verify(input.password, hash));
   if (!row?.passwordHash || !ok) throw new AppError("UNAUTHORIZED", WRONG_CREDENTIALS);
-  await ctx.redis.del(throttleKey).catch(unavailable("Redis"));
+  await clearWindows(ctx.redis, keys.pair, keys.account);
   const session = await createSession(ctx, row.id);
   return { account: { id: row.id, email: row.email, plan: row.plan }, session };
 }
 
-async function countAttempt(redis: Redis, key: string): Promise<void> {
-  const replies = await redis
-    .multi()
-    .incr(key)
-    .expire(key, SIGNIN_WINDOW_SECONDS, "NX")
-    .ttl(key)
-    .exec()
-    .catch(unavailable("Redis"));
-  const attempts = Number(replies?.[0]?.[1] ?? 0);
-  if (attempts <= SIGNIN_MAX_FAILURES) return;
-  const retryAfter = String(Math.max(1, Number(replies?.[2]?.[1] ?? SIGNIN_WINDOW_SECONDS)));
-  throw new AppError("RATE_LIMITED", `Too many failed sign-ins; retry in ${retryAfter} s.`, {
-    headers: { "Retry-After": retryAfter },
-  });
+const tooMany = (retryAfter: string) => `Too many failed sign-ins; retry in ${retryAfter} s.`;
+
+/** The throttle keys of a sign-in: per email and address, per email, and the email's turn. */
+function signInKeys(prefix: string, email: string, client: string) {
+  const digest = (text: string) => createHash("sha256").update(text).digest("hex");
+  const account = digest(email);
+  return {
+    pair: `${prefix}:signin:${digest(`${email}\n${client}`)}`,
+    account: `${prefix}:signin-account:${account}`,
+    turn: `${prefix}:signin-turn:${account}`,
+  };
 }
 
 /**

@@ -100,6 +100,17 @@ export const EnvSchema = T.Object({
    * http://127.0.0.1, so only a plain-HTTP deployment on another host needs `false`.
    */
   WEB_COOKIE_SECURE: T.Boolean({ default: true }),
+  /**
+   * Reverse proxies whose `X-Forwarded-For` names the client, comma-separated addresses or CIDR
+   * ranges (e.g. `127.0.0.1,10.0.0.0/8`). Unset: the socket's peer is the client and the header is
+   * ignored. The client is the right-most forwarded address that is not one of these proxies
+   * (api/plugins/clientAddress.ts); the throttles below count per that address.
+   */
+  TRUSTED_PROXIES: T.String({ default: "" }),
+  /** Sign-ups per client address per hour. */
+  SIGNUPS_PER_ADDRESS_PER_HOUR: T.Integer({ minimum: 1, maximum: 100_000, default: 10 }),
+  /** OAuth dynamic client registrations per client address per hour. */
+  OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR: T.Integer({ minimum: 1, maximum: 100_000, default: 20 }),
   /** Overrides every queue's concurrency (per worker process); unset → the per-queue defaults in jobs.ts. */
   WORKER_CONCURRENCY: T.Optional(T.Integer({ minimum: 1, maximum: 512 })),
   /**

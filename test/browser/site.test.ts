@@ -483,6 +483,30 @@ describe("the website in a browser", () => {
     }
   });
 
+  test("after sign-in, a `next` that leads off this site (backslash, tab, javascript:) lands on the dashboard", async () => {
+    const context = await browser.newContext({ viewport: DESKTOP, baseURL: site.url });
+    try {
+      const signInPage = await context.newPage();
+      for (const next of [
+        "%2F%5Cevil.example%2Fphish",
+        "/%09/evil.example",
+        "%2F%2Fevil.example",
+        "javascript:alert(1)",
+      ]) {
+        await context.clearCookies();
+        await signInPage.goto(`/?next=${next}`);
+        await ready(signInPage);
+        await signInPage.getByLabel("Email").first().fill(email);
+        await signInPage.getByLabel("Password", { exact: true }).first().fill(TEST_PASSWORD);
+        await signInPage.getByRole("button", { name: "Sign in" }).click();
+        await signInPage.waitForURL((url) => url.pathname === "/dashboard", { timeout: 10_000 });
+        expect(new URL(signInPage.url()).origin, next).toBe(site.url);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
   test("signing out ends the session: pages send you to sign-in and the API answers 401", async () => {
     await page.goto("/dashboard");
     await ready(page);

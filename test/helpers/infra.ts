@@ -37,6 +37,12 @@ export const testLog: Logger = createLogger("debug", {}, (line) => {
   logLines.push(line);
 });
 
+/**
+ * The suite signs up hundreds of accounts and registers hundreds of OAuth clients from one address;
+ * the tests of those per-address limits set their own.
+ */
+const BURST_LIMITS = { SIGNUPS_PER_ADDRESS_PER_HOUR: "100000", OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR: "100000" };
+
 async function build(): Promise<TestWorld> {
   const dataDir = await mkdtemp(join(tmpdir(), "phs-test-"));
   const base = new URL(process.env.DATABASE_URL ?? LOCAL_DATABASE_URL);
@@ -50,6 +56,7 @@ async function build(): Promise<TestWorld> {
     MEILI_PORT: String(freePort()),
     DATA_DIR: dataDir,
     LOG_LEVEL: "silent",
+    ...BURST_LIMITS,
   });
   const infra = await prepareInfrastructure(env);
   const deps = createDeps(infra.env, { log: testLog });
@@ -88,6 +95,7 @@ export function processEnvFor(env: Env): Record<string, string | undefined> {
     REDIS_PREFIX: env.REDIS_PREFIX,
     MEILI_URL: env.MEILI_URL,
     MEILI_MASTER_KEY: env.MEILI_MASTER_KEY,
+    ...BURST_LIMITS,
     MEILI_INDEX_PREFIX: env.MEILI_INDEX_PREFIX,
   };
 }

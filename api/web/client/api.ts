@@ -1,4 +1,5 @@
 /** Talking to the website's API: session-authenticated (the `sid` cookie) and CSRF-protected. */
+import { signInLocation } from "./destination";
 
 export interface Account {
   id: string;
@@ -45,7 +46,7 @@ export async function currentSession(): Promise<Session | null> {
 export async function requireSession(): Promise<Session> {
   const session = await currentSession();
   if (session) return session;
-  location.replace(`/?next=${encodeURIComponent(location.pathname)}`);
+  location.replace(signInLocation(location.pathname, location.origin));
   return new Promise<Session>(() => {});
 }
 

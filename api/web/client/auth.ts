@@ -1,10 +1,10 @@
 import { api, currentSession, describeError, rememberSession, type Session } from "./api";
+import { sameSiteDestination } from "./destination";
 import { busy, byId, say } from "./dom";
 
-/** Where to go after signing in: a same-site path from `?next=`, else the dashboard. */
+/** Where to go after signing in: a same-origin path from `?next=`, else the dashboard. */
 function destination(): string {
-  const next = new URLSearchParams(location.search).get("next");
-  return next?.startsWith("/") && !next.startsWith("//") ? next : "/dashboard";
+  return sameSiteDestination(new URLSearchParams(location.search).get("next"), location.origin);
 }
 
 function wire(formId: string, path: string, statusId: string): void {

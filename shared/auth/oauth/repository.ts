@@ -67,6 +67,26 @@ export async function deleteExpiredOAuthRecords(sql: Db): Promise<number> {
   return rows.length;
 }
 
+/**
+ * Deletes clients registered more than `ageSeconds` ago that were never granted anything (no grant
+ * record names them), with their registration access tokens; returns how many clients went.
+ */
+export async function deleteUngrantedClients(sql: Db, ageSeconds: number): Promise<number> {
+  const rows = await sql<{ id: string }[]>`
+    delete from oauth_records c
+    where c.kind = 'Client'
+      and coalesce((c.payload->>'client_id_issued_at')::bigint, 0) < extract(epoch from now())::bigint - ${ageSeconds}
+      and not exists (
+        select 1 from oauth_records g where g.kind = 'Grant' and g.payload->>'clientId' = c.id)
+    returning c.id`;
+  if (rows.length > 0) {
+    await sql`
+      delete from oauth_records
+      where kind = 'RegistrationAccessToken' and payload->>'clientId' in ${sql(rows.map((row) => row.id))}`;
+  }
+  return rows.length;
+}
+
 /** An application the account has connected: its grant and the client it was given to. */
 export interface ConnectionRow {
   grantId: string;
