@@ -1,13 +1,14 @@
 import { ERROR_KINDS, type ErrorKind } from "../../shared/core/errors";
 import { policyFor } from "../plugins/access";
 import { GUARDED_PATH } from "../plugins/hostGuard";
+import type { BodyKind } from "../plugins/requestBodies";
 
 /** What the document needs to know of a route to list the failures it can answer with. */
 export interface RouteFacts {
   method: string;
   /** The route's path as registered (`:name` segments). */
   path: string;
-  body: "json" | "multipart" | "raw" | undefined;
+  body: BodyKind;
   /** The route's own failures, declared with its OpenAPI detail (see `failures` in ./declare.ts). */
   declared: readonly ErrorKind[];
 }

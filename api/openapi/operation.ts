@@ -2,12 +2,13 @@ import type { DocumentDecoration, InternalRoute } from "elysia";
 import { ERROR_KINDS, type ErrorKind } from "../../shared/core/errors";
 import { policyFor } from "../plugins/access";
 import { GUARDED_PATH } from "../plugins/hostGuard";
+import { bodyKindOf, requestMediaTypes } from "../plugins/requestBodies";
 import { declaredFailures, FAILURES_KEY } from "./declare";
-import { byStatus, failuresOf, type RouteFacts } from "./failures";
+import { byStatus, failuresOf } from "./failures";
 import { wireSchema } from "./wireSchema";
 
 type Json = Record<string, unknown>;
-type Hooks = Json & { detail?: DocumentDecoration; parse?: { fn: unknown }[] };
+type Hooks = Json & { detail?: DocumentDecoration; parse?: { fn: unknown }[]; body?: unknown };
 
 export interface Operation {
   path: string;
@@ -41,13 +42,6 @@ function operationIdOf(method: string, path: string): string {
   return `${method.toLowerCase()}${camel || "Root"}`;
 }
 
-function bodyKindOf(hooks: Hooks): RouteFacts["body"] {
-  const parsers = (hooks.parse ?? []).map((parser) => parser.fn);
-  if (parsers.includes("none")) return hooks.detail?.requestBody ? "raw" : undefined;
-  if (!hooks.body) return undefined;
-  return parsers.includes("formdata") || parsers.includes("multipart/form-data") ? "multipart" : "json";
-}
-
 function parameters(hooks: Hooks, openPath: string): Json[] {
   const list: Json[] = [];
   const params = wireSchema(hooks.params);
@@ -73,10 +67,10 @@ function parameters(hooks: Hooks, openPath: string): Json[] {
   return [...list, ...declared];
 }
 
-function requestBody(hooks: Hooks, kind: RouteFacts["body"]): Json | undefined {
+function requestBody(hooks: Hooks): Json | undefined {
   if (hooks.detail?.requestBody) return hooks.detail.requestBody as unknown as Json;
-  if (!kind) return undefined;
-  const media = kind === "multipart" ? "multipart/form-data" : "application/json";
+  const [media] = requestMediaTypes(hooks);
+  if (!media) return undefined;
   return { required: true, content: { [media]: { schema: wireSchema(hooks.body) } } };
 }
 
@@ -183,7 +177,7 @@ export function operationOf(route: Pick<InternalRoute, "method" | "path" | "hook
     ...detail,
     security: securityOf(route.method, route.path),
     ...(params.length > 0 ? { parameters: params } : {}),
-    ...(requestBody(hooks, body) ? { requestBody: requestBody(hooks, body) } : {}),
+    ...(requestBody(hooks) ? { requestBody: requestBody(hooks) } : {}),
     responses,
   };
   return { path, method: route.method.toLowerCase(), operation };

@@ -1,5 +1,6 @@
 import type { InternalRoute } from "elysia";
 import { escapeRegExp } from "../../shared/core/regex";
+import { assertStrictJsonBodies } from "./requestBodies";
 
 type RouteLike = Pick<InternalRoute, "method" | "path">;
 
@@ -70,7 +71,8 @@ export function allowMatcher(routes: readonly RouteLike[]) {
 /**
  * The app's routes, read once when the app is assembled (`load`), for what is decided without a
  * matched route: the route label of a request refused before routing (metrics) and the `Allow`
- * header of a 405 (the error handler). Neither runs on a request a route served.
+ * header of a 405 (the error handler). Neither runs on a request a route served. Loading refuses a
+ * route whose JSON body would read numbers from text (requestBodies.ts).
  */
 export function createRouteTable() {
   let routeOf: ReturnType<typeof routeMatcher> = () => undefined;
@@ -78,6 +80,7 @@ export function createRouteTable() {
   let loaded: readonly InternalRoute[] = [];
   return {
     load(routes: readonly InternalRoute[]): void {
+      assertStrictJsonBodies(routes);
       loaded = routes;
       routeOf = routeMatcher(routes);
       allowOf = allowMatcher(routes);

@@ -1,3 +1,4 @@
+import { Type as T } from "@sinclair/typebox";
 import { Elysia, t } from "elysia";
 import type { Served } from "../../search-index/answerCache";
 import type { Deps } from "../../shared/context/deps";
@@ -18,7 +19,7 @@ import { failures } from "../openapi/declare";
 import { jsonResponse } from "../plugins/largeBodies";
 import { ctxOf } from "../requestState";
 
-/** Elysia's `t.Integer` (numeric strings too) with the shared paging bounds: see shared/papers/schemas.ts. */
+/** Elysia's `t.Integer` (a query string is text) with the shared paging bounds: see shared/papers/schemas.ts. */
 const TitleQuery = t.Object({
   q: Text({ minLength: 1, maxLength: 300, description: "Words to find in titles." }),
   page: t.Optional(t.Integer({ ...PAGE_BOUNDS, default: 0 })),
@@ -27,16 +28,19 @@ const TitleQuery = t.Object({
 
 const Day = t.Optional(daySchema("A UTC day, `YYYY-MM-DD`, inclusive."));
 
-/** Sort values are free text here: unknown ones fall back (spec rule 2) rather than fail. */
+/**
+ * Sort values are free text here: unknown ones fall back (spec rule 2) rather than fail. Integers
+ * are TypeBox's, which take JSON numbers only (a JSON body is not coerced: `"limit": "1"` is a 400).
+ */
 const AdvancedBody = t.Object(
   {
     searchFilterString: PaperFiltersSchema,
-    page: t.Optional(t.Integer({ ...PAGE_BOUNDS, description: "Zero-based page (alias: startIndex)." })),
-    startIndex: t.Optional(t.Integer(PAGE_BOUNDS)),
+    page: t.Optional(T.Integer({ ...PAGE_BOUNDS, description: "Zero-based page (alias: startIndex)." })),
+    startIndex: t.Optional(T.Integer(PAGE_BOUNDS)),
     limit: t.Optional(
-      t.Integer({ ...LIMIT_BOUNDS, description: "Page size (alias: maxResults); capped by the plan." }),
+      T.Integer({ ...LIMIT_BOUNDS, description: "Page size (alias: maxResults); capped by the plan." }),
     ),
-    maxResults: t.Optional(t.Integer(LIMIT_BOUNDS)),
+    maxResults: t.Optional(T.Integer(LIMIT_BOUNDS)),
     sortBy: t.Optional(Text({ maxLength: 64, description: "relevance (default), submittedDate, lastUpdatedDate." })),
     sortOrder: t.Optional(
       Text({ maxLength: 64, description: "ascending (default) or descending; asc, desc, dsc too." }),

@@ -8,9 +8,9 @@ import { Text } from "../core/text";
  */
 
 /**
- * Paging bounds. REST builds its integers from these with Elysia's `t.Integer`, which also takes
- * numeric strings (needed for query strings, and accepted in a JSON body too); MCP uses the
- * TypeBox integers below, which take JSON numbers only.
+ * Paging bounds. REST's query strings build their integers from these with Elysia's `t.Integer`,
+ * which reads the number's text (a query string is text); JSON bodies and MCP use TypeBox
+ * integers, which take JSON numbers only.
  */
 export const PAGE_BOUNDS = { minimum: 0, maximum: 1_000_000 } as const;
 export const LIMIT_BOUNDS = { minimum: 1, maximum: 100 } as const;

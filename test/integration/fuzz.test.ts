@@ -622,4 +622,28 @@ describe("the contract fuzzer's findings (each a 500, an undocumented answer, or
     for (const [name, job] of Object.entries(JOBS)) found.push(...unitCountedStrings(`job ${name}`, job.payload));
     expect(found).toEqual([]);
   });
+
+  test("JSON bodies are not coerced: a number or boolean sent as text is refused naming it, on every JSON body", async () => {
+    const papers = await send("/api/v1/papers/search", {
+      method: "POST",
+      body: { searchFilterString: { all: "quantum" }, limit: "1" },
+    });
+    expect(papers.status).toBe(400);
+    const problems: string[] = [];
+    let tried = 0;
+    for (const operation of jsonBodies()) {
+      for (const { pointer, body } of textualNumbers(operation.body?.["application/json"] ?? {})) {
+        tried += 1;
+        const response = await sendTo(operation, JSON.stringify(body));
+        const text = await response.text();
+        const named = response.status === 400 && text.includes(`"path":"${pointer}"`);
+        if (!named)
+          problems.push(`${operation.method} ${operation.path} ${pointer}: ${response.status} ${text.slice(0, 200)}`);
+      }
+    }
+    expect(tried).toBeGreaterThan(10);
+    expect(problems).toEqual([]);
+    // Query strings are text: a number there is still read from it.
+    expect((await send("/api/v1/papers/search?q=quantum&limit=1")).status).toBe(200);
+  });
 });

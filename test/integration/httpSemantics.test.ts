@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import { type TSchema, Type } from "@sinclair/typebox";
+import { Elysia, type InternalRoute, t } from "elysia";
 import { createApp } from "../../api/app";
 import { API_KEY_CHALLENGE, credentialFrom, SESSION_CHALLENGE } from "../../api/plugins/access";
 import { corsAllowsOrigin } from "../../api/plugins/cors";
 import { allowedHosts, hostGuard } from "../../api/plugins/hostGuard";
-import { allowMatcher, pathPattern, routeMatcher } from "../../api/plugins/routeTable";
+import { allowMatcher, createRouteTable, pathPattern, routeMatcher } from "../../api/plugins/routeTable";
 import type { Deps } from "../../shared/context/deps";
 import { parseEnv, publicUrl } from "../../shared/core/env";
 import { AppError } from "../../shared/core/errors";
@@ -86,6 +88,18 @@ describe("the route table behind Allow", () => {
     const routeOf = routeMatcher(planted);
     expect(routeOf("POST", "/files/upload")).toBe("/files/upload");
     expect(routeOf("GET", "/files/upload")).toBe("/files/*");
+  });
+
+  test("a JSON body that would read a number or boolean from text is refused when the app is assembled", () => {
+    const body = (schema: TSchema) =>
+      new Elysia().post("/x", () => "x", { body: t.Object({ n: schema }) }).routes as InternalRoute[];
+    expect(() => createRouteTable().load(body(t.Integer()))).toThrow("its JSON body reads /n from text");
+    expect(() => createRouteTable().load(body(t.Numeric()))).toThrow("/n");
+    expect(() => createRouteTable().load(body(t.BooleanString()))).toThrow("/n");
+    expect(() => createRouteTable().load(body(Type.Integer()))).not.toThrow();
+    // Query strings are text: there Elysia's integers are the right tool.
+    const query = new Elysia().get("/x", () => "x", { query: t.Object({ n: t.Integer() }) }).routes;
+    expect(() => createRouteTable().load(query as InternalRoute[])).not.toThrow();
   });
 });
 
