@@ -1,0 +1,68 @@
+import type { Evidence } from "./evidence";
+import { moreUrgent, type TriageLevel } from "./levels";
+import { EVERYDAY_SYMPTOMS } from "./signsGeneral";
+import type { Subject } from "./subject";
+
+/**
+ * The level for symptoms that match no catalogue presentation, from a few general severity rules
+ * (NHS "111 online" and NICE CKS practice): an everyday complaint is self-care; a lump, blood in the
+ * urine or a change in mood is a GP visit within days; anything lasting weeks, getting worse or
+ * coming back is "soon"; severe or worst-ever pain, or a very high fever, is same-day care.
+ */
+export interface GeneralVerdict {
+  level: Exclude<TriageLevel, "none">;
+  because: string;
+  subject: Subject;
+}
+
+/** Signs from the catalogue's tables that count as everyday symptoms when no presentation fired. */
+const SIGNS_AS_SYMPTOMS: Record<string, "self_care" | "soon"> = {
+  FEVER: "self_care",
+  VOMITING: "self_care",
+  HEADACHE: "self_care",
+  ABDOMINAL_PAIN: "self_care",
+  BACK_PAIN: "self_care",
+  DIARRHOEA: "self_care",
+  STIFF_NECK: "self_care",
+  HIVES: "self_care",
+  FEEL_FAINT: "self_care",
+  WHEEZE: "soon",
+  BLURRED_VISION: "soon",
+  PALPITATIONS: "soon",
+  LIMB_WEAKNESS: "soon",
+  CONFUSION: "soon",
+  BLADDER_BOWEL_LOSS: "soon",
+  SWELLING_FACE_HANDS: "soon",
+};
+
+const WEEKS_2 = 14 * 1440;
+
+export function generalVerdict(e: Evidence): GeneralVerdict | null {
+  const levels: Record<string, "self_care" | "soon"> = {
+    ...Object.fromEntries(Object.entries(EVERYDAY_SYMPTOMS).map(([id, entry]) => [id, entry.level])),
+    ...SIGNS_AS_SYMPTOMS,
+  };
+  const found = Object.keys(levels).filter((id) => e.has(id));
+  if (found.length === 0) return null;
+  let level: GeneralVerdict["level"] = found.some((id) => levels[id] === "soon") ? "soon" : "self_care";
+  let because = "everyday symptoms";
+  const severe = found.some((id) => e.near(id, "SEVERE", 0));
+  if (severe) [level, because] = ["urgent", "severe symptoms"];
+  if (level !== "urgent" && (e.durationMinutes() >= WEEKS_2 || e.has("WORSENING", "RECURRING"))) {
+    [level, because] = [
+      moreUrgent(level, "soon") as GeneralVerdict["level"],
+      "symptoms lasting weeks or getting worse",
+    ];
+  }
+  const temperature = e.measures.temperatureC;
+  if (temperature !== undefined && temperature >= 40) [level, because] = ["urgent", "a very high fever"];
+  if (level === "self_care" && e.has("FEVER", "FEVER_MILD") && e.durationMinutes() >= (e.child ? 5 : 3) * 1440) {
+    [level, because] = ["soon", "a fever lasting several days"];
+  }
+  if (e.has("BLADDER_BOWEL_LOSS") && e.findings("BLADDER_BOWEL_LOSS").length > 0 && !e.has("BACK_PAIN")) {
+    [level, because] = [moreUrgent(level, "soon") as GeneralVerdict["level"], "a change in bladder or bowel control"];
+  }
+  if (e.ageYears !== undefined && e.ageYears < 0.25 && level === "self_care")
+    [level, because] = ["soon", "symptoms in a young baby"];
+  return { level, because, subject: e.subjectOf(...found) };
+}

@@ -1,0 +1,156 @@
+/**
+ * Concepts for infection and sepsis, the gut, pregnancy, diabetes, the back, testicles, bleeding
+ * and burns. Same pattern syntax as signsHeartLungs.ts.
+ */
+export const BODY_SIGNS: Record<string, string[]> = {
+  FEVER: [
+    "fever*|febrile|pyrex*|feverish",
+    "temperature & high|raised|spik*|hot|went up|over ~3",
+    "burn* up|burning up",
+    "hot & to touch|to the touch ~3",
+  ],
+  SHIVERING: ["shiver*|rigor*|uncontrollable shaking|teeth chatter*|shaking & cold|chill* ~4"],
+  INFECTION: [
+    "infect*|septic|cellulitis|pneumonia|abscess|pus|ooz*",
+    "wound|cut|bite & red|hot|swell*|swollen|pus|ooz*|spread* ~4",
+    "flu|covid|virus|bug going round",
+  ],
+  SEPSIS_WORD: ["sepsis|septic shock|blood poisoning"],
+  IMMUNOSUPPRESSED: ["chemo|chemotherapy|immunosuppress*|neutropeni*|no immune system|low immune|transplant"],
+  MENINGITIS_WORD: ["meningitis|meningococcal|meningococcus"],
+  /** NICE NG143 red features in a baby or young child. */
+  INFANT_RED: [
+    "floppy",
+    "not & feed*|feeding|drink*|take * bottle|take * feed*|latch* ~4",
+    "refus* & feed*|bottle|breast|milk|drink* ~3",
+    "weak|high pitch*|high-pitched|strange & cry* ~4",
+    "=moaning|=whimpering",
+    "bulg* & soft spot|fontanel* ~4",
+    "soft spot|fontanel* & bulg*|swell*|sunken ~4",
+    "grunt*",
+  ],
+  MOTTLED_SKIN: [
+    "mottl*",
+    "blotchy & skin|leg*|arm*|body ~5",
+    "skin & blue|grey|gray|ashen|pale & very|really|gone|look* ~5",
+  ],
+  NO_URINE: [
+    "not & pee|peed|wee|weed|urinat*|pass* urine|passed water|toilet ~5",
+    "no & urine|wee|pee|wet nappy|wet nappies ~3",
+    "dry nappy|dry nappies|dry diaper*",
+  ],
+  VERY_UNWELL: [
+    "=going to die|=gonna die|feel like dying|worst i have ever felt|never felt this ill|never felt this unwell",
+    "very|extremely|really|seriously|so & unwell|ill|poorly ~2",
+  ],
+  BREATHING_FAST: ["breath* & fast|quick*|rapid* ~3", "=panting"],
+  VOMITING: ["vomit*|throw* up|threw up|throwing up|=puke*|being sick|been sick|=sick & keep|times ~4"],
+  VOMIT_BLOOD: [
+    "vomit*|throw* up|threw up|throwing up|sick|puke* & blood|bloody|coffee ground*|red stuff ~6",
+    "coffee ground*",
+    "haematemesis|hematemesis",
+  ],
+  COUGH_BLOOD: ["cough* & blood ~4", "haemoptysis|hemoptysis"],
+  BLACK_STOOL: ["black|tarry|tar & poo*|stool*|bowel movement*|poop*|motion*|=pooing ~4", "melaena|melena"],
+  RECTAL_BLOOD: [
+    "blood & poo*|stool*|toilet|bum|bottom|wipe|paper|rectum|back passage ~5",
+    "rectal bleed*",
+    "bleed* & bum|bottom|rectum|back passage ~4",
+  ],
+  DIARRHOEA: ["diarrh*|the runs|loose stool*|watery poo*|the trots"],
+  ABDOMINAL_PAIN: [
+    "abdom*|stomach|tummy|belly|pelvi*|groin & pain*|cramp*|hurt*|ache*|agony ~4",
+    "stomach ache|tummy ache|bellyache",
+  ],
+  PREGNANT: [
+    "pregnan*|trimester|gestation|antenatal|weeks along|my bump|my midwife|due date",
+    "=expecting & baby|twins|=i|=am ~3",
+    "baby be due|baby is due",
+  ],
+  /** Words that put a message in early pregnancy, before the person says "pregnant" (ectopic). */
+  EARLY_PREGNANCY_CUE: ["positive & test|pregnancy test ~3", "missed & period ~3", "period & late|overdue ~3"],
+  VAGINAL_BLEEDING: [
+    "bleed*|spotting|=spotted|blood loss|passing clot*|clots",
+    "blood & vagina*|down below|pad*|knicker*|underwear ~5",
+  ],
+  HEAVY_BLOOD_LOSS: [
+    "heavy|heavily|soak*|lot of blood|gush*|pour*|clot*|through a pad|pad an hour|=haemorrhag*|=hemorrhag*",
+  ],
+  FETAL_MOVEMENT_REDUCED: [
+    "baby|babies & not mov*|stop* mov*|mov* less|quiet*|not kick*|stop* kick* ~6",
+    "reduc*|fewer|less|no & movement*|kick* ~3",
+    "not & feel* & baby|movement*|kick* ~6",
+  ],
+  WATERS_BROKEN: ["water* & break|broke|broken|gone|burst ~3", "leak* & fluid|water* ~3", "gush* & fluid|water ~3"],
+  SWELLING_FACE_HANDS: ["face|hand*|finger*|feet|ankle* & swell*|swollen|puff* ~4"],
+  ONE_SIDED_PELVIC_PAIN: [
+    "one side|one-sided|left side|right side|lower left|lower right & pain*|cramp*|hurt*|ache* ~6",
+  ],
+  SHOULDER_TIP_PAIN: ["shoulder tip|tip of my shoulder|tip of * shoulder"],
+  DIABETES: [
+    "diabet*|insulin|type 1|type one|t1d|t1 diabetic|metformin|gliclazide",
+    "blood sugar*|blood glucose|glucose|=bm|sugar level*|ketone*",
+  ],
+  HIGH_SUGAR: ["sugar*|glucose|reading*|=bm & high|hi|sky high|through the roof|=over ~4", "hyperglyc*"],
+  KETOSIS: [
+    "ketoacidosis|diabetic ketoacidosis",
+    "ketone* & high|moderate|large|over ~4",
+    "fruity|pear drop*|acetone|nail varnish & breath*|smell* ~4",
+    "deep & breath* ~3",
+  ],
+  HYPO: ["hypo|hypoglyc*|=hypos", "sugar*|glucose|=bm & low|drop*|crash* ~3"],
+  HYPO_NOT_RESPONDING: [
+    "not & respond* & sugar|glucose|sweet*|juice|dextrose|glucogel ~6",
+    "can not & swallow|eat|drink ~3",
+    "glucagon",
+  ],
+  BACK_PAIN: ["back & pain*|hurt*|ache|aching|agony|=killing|spasm|put * out ~4", "sciatica|lumbago|slipped disc"],
+  SADDLE_NUMBNESS: [
+    "numb*|tingl*|no feeling|can not feel|pins and needles & bum|buttock*|bottom|groin|genital*|saddle|privates|inner thigh*|anus|perineum|between * leg* ~6",
+    "saddle anaesth*|saddle anesth*",
+  ],
+  BLADDER_BOWEL_LOSS: [
+    "control & bladder|bowel*|pee|wee|poo|toilet ~6",
+    "can not & pee|wee|urinate|pass urine|pass water|poo ~3",
+    "wet myself|wet * self|incontinen*|pee* myself|poo* myself|leak* urine",
+    "can not feel & pee|wee|poo|bladder ~5",
+  ],
+  BOTH_LEGS_WEAK: [
+    "both & leg* & weak*|numb*|give way|giving way|tingl* ~6",
+    "legs & weak*|give way|giving way|numb* ~3",
+  ],
+  TESTICLE_PAIN: [
+    "testic*|testis|teste*|=ball|=balls|scrot*|=nads & pain*|hurt*|agony|swell*|swollen|kick*|ache*|sore ~5",
+  ],
+  MAJOR_BLEEDING: [
+    "bleed*|blood & not stop*|can not stop|everywhere|spurt*|pump*|gush*|pour*|heavily|soak*|pool|massive|all over ~5",
+    "lot of blood|losing blood|lost a lot of blood|losing a lot of blood|blood everywhere",
+    "cut|wound|gash & spurt*|pour*|pump* ~5",
+    "amputat*|severed|cut off * finger|=stabbed|stab wound|gunshot|been shot",
+  ],
+  DEEP_WOUND: [
+    "cut|wound|gash|laceration & deep|gaping|to the bone|huge|wide open|need* stitch*|fat|=bone ~5",
+    "need* & stitch*|glue ~3",
+  ],
+  NOSEBLEED: ["nose & bleed*|blood ~3", "nosebleed*"],
+  BURN: [
+    "burn*|=burnt|scald* & kettle|hot|oven|iron|pan|water|tea|coffee|fire|stove|chemical|acid|bleach|flame*|candle|hob|grill|boiling|steam|electric*|firework*|bbq|barbecue|straightener*|radiator ~8",
+    "scald*",
+    "burn*|=burnt & blister*|peel*|white|charred|leathery|skin came off ~5",
+    "=burnt|=burned & hand|arm|leg|face|foot|finger*|chest|back|skin|himself|herself|myself ~4",
+  ],
+  BURN_SERIOUS: [
+    "large|big|bigger than|huge|deep|white|charred|leathery|no pain & burn*|scald* ~6",
+    "face|mouth|neck|genital*|whole hand|whole arm|whole leg & burn*|scald* ~4",
+    "chemical|electric*|acid|bleach|lye|caustic & burn* ~4",
+    "smoke & breathe|inhal*|cough* ~5",
+  ],
+  SUNBURN: ["sunburn*|sun burn*|=burnt in the sun|burnt from the sun"],
+  CO_SOURCE: [
+    "carbon monoxide|co alarm|co detector",
+    "alarm|detector & beep*|go off|went off|going off|sound* & carbon|monoxide|co ~6",
+    "boiler|gas fire|gas heater|heater|generator|gas stove|fumes|exhaust|wood burner|log burner|paraffin & faulty|leak*|flame|yellow|orange|smell* ~8",
+    "everyone|whole family|all of us|both of us|we all|the kids & headache*|dizzy ~8",
+    "better & outside|out of the house|away from home|at work|leave the house ~6",
+  ],
+};

@@ -1,0 +1,64 @@
+/**
+ * Concepts for suicidal thoughts and self-harm, overdose and poisoning (button batteries and
+ * magnets included). Suicide is often said indirectly ("ending it", "better off without me",
+ * goodbye letters, saving up pills), so the indirect forms are concepts of their own.
+ * Same pattern syntax as signsHeartLungs.ts.
+ */
+export const MIND_POISON_SIGNS: Record<string, string[]> = {
+  SUICIDAL_THOUGHTS: [
+    "kill myself|end my life|end my own life|take my life|take my own life|killing myself|ending my life",
+    "suicid*",
+    "want|wanna|wish & die|be dead|not be here|not exist|not wake up|not to wake up|disappear forever ~4",
+    "end* & it all|everything|things for good ~3",
+    "=ending it|=end it ~2",
+    "better off & without me|dead|if i be gone|if i was gone|if i be not here|if i was not here ~5",
+    "no reason to live|nothing to live for|no point in living|no point living|no point to life",
+    "not want to & live|be alive|be here|go on|exist|wake up ~3",
+    "can not go on|can not do this anymore|can not keep going",
+    "jump off|jump in front|hang myself|hanging myself|slit my wrist*|cut my wrist*|drown myself",
+  ],
+  /** The means gathered or a goodbye: NHS and 988 treat these as an emergency on their own. */
+  SUICIDE_PREPARATION: [
+    "stockpil*|save up|saving up|hoard*|collect*|stash*|been keeping|saved up & pill*|tablet*|medic*|paracetamol|meds ~6",
+    "goodbye|farewell|suicide & note|letter*|message*|text* ~4",
+    "write|wrote|writing|written & letter*|note* & family|everyone|kid*|children|wife|husband|parents|goodbye ~8",
+    "give|giving|gave & away & thing*|belonging*|stuff|possession*|pet* ~5",
+    "bought|buy|got & rope|gun|blade* ~4",
+  ],
+  /** A plan or a time chosen, which turns thoughts of suicide into intent. */
+  SUICIDE_INTENT: [
+    "plan*|decide*|ready|=going to|=gonna|method|way & die|do it|end it|kill myself|end my life|take my life ~6",
+    "tonight|today|this weekend|right now|after everyone|when everyone",
+  ],
+  /** "I would never act on it", "I'm safe": thoughts without intent. */
+  SAFETY_STATEMENT: ["never act|not act|not going to act|no plan*|not plan*|i be safe|keep myself safe|would never"],
+  SELF_HARM: [
+    "self harm*|self-harm*|selfharm*|self injur*",
+    "cut|cutting|burn|burning|hurt|hurting|harm|harming|scratch* & myself|my arm*|my wrist*|my thigh*|my leg* ~3",
+  ],
+  /** "I cut myself shaving", "burnt myself cooking": accidents, not self-harm. */
+  ACCIDENT_CUE: ["accident*|shaving|cooking|chopping|slicing|by mistake|on glass|on the oven|on a knife|gardening|diy"],
+  OVERDOSE: [
+    "overdose*|=od|=od'd|=o.d.",
+    "take|took|taken|swallow*|ate|eat|eaten|down* & too many|whole|all|pack|packet|box|bottle|handful|lot of|load of|bunch|dozen|strip* ~6",
+  ],
+  PILLS: [
+    "pill*|tablet*|paracetamol|acetaminophen|tylenol|ibuprofen|aspirin|co-codamol|codeine|tramadol|medicine*|medication*|capsule*|sleeping|meds|antidepressant*|insulin|painkiller*|opioid*|oxycodone|morphine|fentanyl|heroin|drug*|iron tablet*|vitamin*",
+  ],
+  DOUBLE_DOSE: [
+    "double dose|two dose*|extra dose|dose twice|twice by mistake|took * twice|by mistake|accidentally took|accidental* & dose|pill*|tablet*|medic* ~6",
+    "wrong medic*|wrong pill*|wrong tablet*|someone else's|somebody else's",
+  ],
+  BATTERY_MAGNET: [
+    "swallow*|ate|eat*|in * mouth|up * nose|in * ear|chew*|=sucking & battery|batteries|magnet* ~8",
+    "button battery|coin battery|lithium battery|button cell",
+  ],
+  HAZARD_SWALLOWED: [
+    "swallow*|ate|eat*|eaten|drank|drink*|lick*|chew*|=sucking|got into|in * mouth & bleach|detergent|pod*|capsule|cleaning|cleaner|chemical*|antifreeze|weedkiller|poison*|berr*|mushroom*|vape|e-liquid|nicotine|lamp oil|white spirit|paint|screenwash|rat poison|slug pellet*|dishwasher tablet|washing tablet|liquitab*|laundry|oven cleaner|drain cleaner|toadstool*|plant|leaves|button|coin|cigarette* ~8",
+    "poisoned|poisoning",
+  ],
+  /** Medicines or alcohol that a child reached: poisonous at doses an adult takes safely. */
+  CHILD_GOT_INTO: [
+    "swallow*|ate|eat*|eaten|drank|drink*|chew*|got into|got hold of|found & pill*|tablet*|medicine*|vitamin*|iron|paracetamol|calpol|alcohol|vodka|wine|gin|whisky|beer|gummies ~6",
+  ],
+};
