@@ -4,7 +4,7 @@ import { Value } from "@sinclair/typebox/value";
 import { requireFeature } from "../../shared/auth/access";
 import type { Ctx } from "../../shared/context/ctx";
 import { clipErrorText } from "../../shared/core/errors";
-import { unstorableText } from "../plugins/inputGuard";
+import { reservedKey, unstorableText } from "../plugins/inputGuard";
 import { answered, invalidParams, requireScopes } from "./errors";
 import { prepareDoctorVisit } from "./healthPrompts";
 import { checkMyMedications } from "./medicationPrompt";
@@ -45,7 +45,7 @@ function invalidArguments(prompt: PromptDefinition, problems: string[]): never {
 }
 
 function checkedArguments(prompt: PromptDefinition, args: Record<string, string>): Static<TObject> {
-  const unstorable = unstorableText(args);
+  const unstorable = reservedKey(args) ?? unstorableText(args);
   if (unstorable) invalidArguments(prompt, [`${unstorable.path}: ${unstorable.message}`]);
   if (Value.Check(prompt.args, args)) return args;
   // A missing argument reads as "required" (the string kind would only say what it expects).

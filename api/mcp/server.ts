@@ -23,7 +23,7 @@ import type { Ctx } from "../../shared/context/ctx";
 import { clipErrorText } from "../../shared/core/errors";
 import { TOOLS, TOOLS_BY_NAME } from "../../shared/toolCatalog";
 import { runTool, ToolCrash } from "../../shared/tools/run";
-import { unstorableText } from "../plugins/inputGuard";
+import { reservedKey, unstorableText } from "../plugins/inputGuard";
 import { complete } from "./completions";
 import { checked } from "./errors";
 import { SCOPE_META } from "./meta";
@@ -135,7 +135,9 @@ function registerReadHandlers(server: Server, ctx: Ctx): void {
   });
   server.setRequestHandler(anyParams("prompts/get"), (request) => {
     const { params } = checked("prompts/get", GetPromptRequestSchema, request);
-    return getPrompt(ctx, params.name, params.arguments);
+    // The arguments as sent: zod's record drops a `__proto__` key, which the prompt refuses like a tool.
+    const sent = (request.params as { arguments?: Record<string, string> } | undefined)?.arguments;
+    return getPrompt(ctx, params.name, sent ?? params.arguments);
   });
   server.setRequestHandler(anyParams("completion/complete"), (request) =>
     complete(ctx, checked("completion/complete", CompleteRequestSchema, request).params),
@@ -159,7 +161,8 @@ async function callTool(ctx: Ctx, name: string, args: unknown): Promise<CallTool
   // Before the arguments: a token without the scope learns nothing more from this tool.
   const refusal = missingScope(ctx, tool.scope);
   if (refusal) return failure(`${name}: ${refusal}`);
-  const unstorable = Value.Check(tool.input, args) ? unstorableText(args) : undefined;
+  // As for a REST body: a reserved key first, whatever the schema says; unstorable text once it fits.
+  const unstorable = reservedKey(args) ?? (Value.Check(tool.input, args) ? unstorableText(args) : undefined);
   if (unstorable) return failure(`Invalid arguments for ${name}: ${unstorable.path}: ${unstorable.message}`);
   try {
     const result = await runTool(tool, ctx, args);

@@ -27,6 +27,29 @@ export function unstorableText(value: unknown): { path: string; message: string 
   return undefined;
 }
 
+/**
+ * Property names no body or tool argument may use. On a plain object `__proto__` is the prototype
+ * and `constructor` the class: a library that copies or merges the parsed body can be steered by
+ * them (prototype pollution). Refused everywhere with one message, whatever the schema would say.
+ */
+const RESERVED_KEYS = new Set(["__proto__", "constructor"]);
+
+/** The first `__proto__` or `constructor` property in a parsed body, with its JSON pointer. */
+export function reservedKey(value: unknown): { path: string; message: string } | undefined {
+  const pending: [unknown, string][] = [[value, ""]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, path] = next;
+    if (!isContainer(item)) continue;
+    for (const [key, child] of Object.entries(item)) {
+      const pointer = `${path}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+      if (RESERVED_KEYS.has(key))
+        return { path: pointer, message: `The property name ${key} is reserved; no body takes it.` };
+      pending.push([child, pointer]);
+    }
+  }
+  return undefined;
+}
+
 function textProblem(text: string, what = "Text"): string | undefined {
   if (text.includes("\u0000")) return `${what} may not contain the NUL character (U+0000).`;
   if (!text.isWellFormed()) return `${what} must be valid Unicode (it holds a lone surrogate).`;
@@ -61,7 +84,8 @@ function depthOf(value: unknown): number {
 /**
  * Runs after parsing and before validation, for every route: a body nested deeper than any of
  * ours is refused before Elysia's validation error pretty-prints it (quadratic in the depth: a
- * 100,000-level array took 6 s and ended "Out of memory", a 500), and text the database cannot
+ * 100,000-level array took 6 s and ended "Out of memory", a 500), a `__proto__` or `constructor`
+ * property anywhere in a body is refused naming it (`reservedKey`), and text the database cannot
  * store is refused with a pointer to it instead of failing in the query. An empty query value is
  * dropped first (`dropEmptyQueryValues`).
  */
@@ -73,6 +97,8 @@ export function inputGuard() {
     if (depthOf(body) > MAX_BODY_DEPTH) {
       throw invalid("body", { path: "/", message: `The body nests deeper than ${MAX_BODY_DEPTH} levels.` });
     }
+    const reserved = reservedKey(body);
+    if (reserved) throw invalid("body", reserved);
     for (const [part, value] of [
       ["body", body],
       ["query", query],

@@ -646,4 +646,42 @@ describe("the contract fuzzer's findings (each a 500, an undocumented answer, or
     // Query strings are text: a number there is still read from it.
     expect((await send("/api/v1/papers/search?q=quantum&limit=1")).status).toBe(200);
   });
+
+  test("__proto__ and constructor keys are refused with 400 naming them, on every body and in MCP arguments", async () => {
+    const problems: string[] = [];
+    const messages = new Set<string>();
+    for (const key of ["__proto__", "constructor"]) {
+      for (const operation of jsonBodies()) {
+        for (const [body, pointer] of [
+          [`{"${key}": {"admin": true}}`, `/${key}`],
+          [`{"x": [{"${key}": 1}]}`, `/x/0/${key}`],
+        ] as const) {
+          const response = await sendTo(operation, body);
+          const text = await response.text();
+          const details = response.status === 400 ? JSON.parse(text).error.details : undefined;
+          const [detail] = details ?? [];
+          if (details?.length === 1 && detail.in === "body" && detail.path === pointer) {
+            messages.add(detail.message.replace(key, "KEY"));
+          } else
+            problems.push(`${operation.method} ${operation.path} ${body}: ${response.status} ${text.slice(0, 200)}`);
+        }
+      }
+      for (const each of ["create_health_log", "search_papers", "get_account", "save_health_profile"]) {
+        const result = await tool(each, JSON.parse(`{"${key}": {"admin": true}}`));
+        if (!result.isError || !result.content[0]?.text.includes(`/${key}: `)) {
+          problems.push(`tool ${each} ${key}: ${JSON.stringify(result).slice(0, 200)}`);
+        }
+      }
+    }
+    // A prompt's arguments too (a JSON-RPC error there, as for any bad prompt argument).
+    const listed = await mcpCall(app, { jsonrpc: "2.0", id: 1, method: "prompts/list" }, auth(reader));
+    const [prompt] = (await json<{ result: { prompts: { name: string }[] } }>(listed)).result.prompts;
+    const params = { name: prompt?.name, arguments: JSON.parse('{"__proto__": "x"}') };
+    const got = await mcpCall(app, { jsonrpc: "2.0", id: 2, method: "prompts/get", params }, auth(reader));
+    const { error } = await json<{ error: { code: number; message: string } }>(got);
+    expect([error.code, error.message]).toEqual([-32602, expect.stringContaining("/__proto__: The property name")]);
+    expect(problems).toEqual([]);
+    // One behaviour: the same message everywhere.
+    expect([...messages]).toHaveLength(1);
+  });
 });
