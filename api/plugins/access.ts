@@ -12,7 +12,15 @@ import { stateOf } from "../requestState";
 export interface AccessPolicy {
   prefix: string;
   exact?: boolean;
+  /** Narrows `prefix` to the paths it matches. */
+  pattern?: RegExp;
   methods?: string[];
+  /**
+   * The path's routes answer only `methods`: another method there has no policy, so anyone gets
+   * 405 with `Allow` (a public path has no key to ask for first). Checked against the routes when
+   * the app is assembled (routeTable.ts).
+   */
+  only?: boolean;
   feature?: Feature;
   /** Readable without a key (share links); on a session path: no session yet (sign-up, sign-in). */
   anonymous?: boolean;
@@ -26,9 +34,15 @@ export interface AccessPolicy {
 }
 
 export const ACCESS_POLICIES: AccessPolicy[] = [
-  { prefix: "/api/v1/shared/", methods: ["GET"], anonymous: true },
+  { prefix: "/api/v1/shared/", methods: ["GET"], anonymous: true, only: true },
   // The signed upload URL carries its own authorization (an HMAC signature), not an API key.
-  { prefix: "/api/v1/uploads/", methods: ["PUT"], anonymous: true },
+  {
+    prefix: "/api/v1/uploads/",
+    pattern: /^\/api\/v1\/uploads\/[^/]+\/content$/,
+    methods: ["PUT"],
+    anonymous: true,
+    only: true,
+  },
   { prefix: "/api/v1/uploads/", feature: "health" },
   { prefix: "/api/v1/health/", feature: "health" },
   { prefix: "/api/v1/transcribe", exact: true, feature: "health" },
@@ -36,8 +50,8 @@ export const ACCESS_POLICIES: AccessPolicy[] = [
   // GET and DELETE on the MCP endpoint are 405 for everyone; only POST carries JSON-RPC.
   { prefix: "/api/mcp", exact: true, methods: ["POST"] },
   // The website: its own endpoints, then the v1 mirrors (same features, same hourly limit).
-  { prefix: "/api/auth/signup", exact: true, methods: ["POST"], auth: "session", anonymous: true },
-  { prefix: "/api/auth/signin", exact: true, methods: ["POST"], auth: "session", anonymous: true },
+  { prefix: "/api/auth/signup", exact: true, methods: ["POST"], auth: "session", anonymous: true, only: true },
+  { prefix: "/api/auth/signin", exact: true, methods: ["POST"], auth: "session", anonymous: true, only: true },
   { prefix: "/api/auth/", auth: "session", uncounted: true },
   { prefix: "/api/dashboard/", auth: "session", uncounted: true },
   { prefix: "/api/uploads/", auth: "session", feature: "health" },
@@ -48,13 +62,21 @@ export const ACCESS_POLICIES: AccessPolicy[] = [
   { prefix: "/api/models", exact: true, auth: "session" },
 ];
 
+export function coversPath(policy: AccessPolicy, path: string): boolean {
+  if (policy.exact ? path !== policy.prefix : !path.startsWith(policy.prefix)) return false;
+  return !policy.pattern || policy.pattern.test(path);
+}
+
 export function policyFor(method: string, path: string): AccessPolicy | undefined {
   if (method === "OPTIONS") return undefined;
-  return ACCESS_POLICIES.find(
-    (policy) =>
-      (policy.exact ? path === policy.prefix : path.startsWith(policy.prefix)) &&
-      (!policy.methods || policy.methods.includes(method)),
-  );
+  // HEAD is GET without the body: the same policy.
+  const asked = method === "HEAD" ? "GET" : method;
+  for (const policy of ACCESS_POLICIES) {
+    if (!coversPath(policy, path)) continue;
+    if (!policy.methods || policy.methods.includes(asked)) return policy;
+    if (policy.only) return undefined;
+  }
+  return undefined;
 }
 
 /**

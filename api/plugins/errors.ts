@@ -15,9 +15,10 @@ import type { RouteTable } from "./routeTable";
  *   (`routes`, read from the app's own route table). A path no route has stays 404.
  * - 401 before 405: the access policy runs before routing (admission.ts), so on a path that needs
  *   an API key or a website session, a caller without one gets 401 whatever the method, and only a
- *   caller that passed gets 405. Paths without a policy answer 405 to anyone: the public ones, and
- *   GET/DELETE/PUT on /api/mcp, whose policy covers only POST. Checking the method before the key
- *   would put a route match on every request's path.
+ *   caller that passed gets 405. Paths without a policy answer 405 to anyone: the public ones (a
+ *   share link, the signed upload URL, sign-up and sign-in: their policy covers only the methods
+ *   they have, `only` in access.ts), and GET/DELETE/PUT on /api/mcp, whose policy covers only POST.
+ *   Checking the method before the key would put a route match on every request's path.
  * - Every 401 carries `WWW-Authenticate` (access.ts `authChallenge`).
  */
 export function errorHandler(log: Logger, routes?: RouteTable) {

@@ -1,5 +1,6 @@
 import type { InternalRoute } from "elysia";
 import { escapeRegExp } from "../../shared/core/regex";
+import { ACCESS_POLICIES, coversPath, policyFor } from "./access";
 import { assertStrictJsonBodies } from "./requestBodies";
 
 type RouteLike = Pick<InternalRoute, "method" | "path">;
@@ -69,10 +70,29 @@ export function allowMatcher(routes: readonly RouteLike[]) {
 }
 
 /**
+ * A path an access policy says answers only some methods (`only`: a share link, the signed upload
+ * URL) takes no credential for the others, so a route there with another method would run with no
+ * credential check at all: refused when the app is assembled.
+ */
+export function assertPoliciesCoverRoutes(routes: readonly RouteLike[]): void {
+  for (const { method, path } of routes) {
+    if (method === "OPTIONS") continue;
+    const sample = path.replace(/:[^/]+/g, "x").replaceAll("*", "x");
+    const only = ACCESS_POLICIES.find((policy) => policy.only && coversPath(policy, sample));
+    if (only && !policyFor(method, sample)) {
+      throw new Error(
+        `${method} ${path}: access.ts says this path answers only ${only.methods?.join(", ")}; give the route a policy`,
+      );
+    }
+  }
+}
+
+/**
  * The app's routes, read once when the app is assembled (`load`), for what is decided without a
  * matched route: the route label of a request refused before routing (metrics) and the `Allow`
  * header of a 405 (the error handler). Neither runs on a request a route served. Loading refuses a
- * route whose JSON body would read numbers from text (requestBodies.ts).
+ * route whose JSON body would read numbers from text (requestBodies.ts), and a route on a path
+ * whose policy covers other methods only.
  */
 export function createRouteTable() {
   let routeOf: ReturnType<typeof routeMatcher> = () => undefined;
@@ -81,6 +101,7 @@ export function createRouteTable() {
   return {
     load(routes: readonly InternalRoute[]): void {
       assertStrictJsonBodies(routes);
+      assertPoliciesCoverRoutes(routes);
       loaded = routes;
       routeOf = routeMatcher(routes);
       allowOf = allowMatcher(routes);

@@ -28,11 +28,14 @@ export interface Operation {
   query: { name: string; required?: boolean; schema: JsonSchema }[];
   /** Media type → schema, when the operation declares a body. */
   body?: Record<string, JsonSchema>;
+  /** Callable without a credential (`security: []`). */
+  public: boolean;
 }
 
 interface OpenApiOperation {
   parameters?: { in: string; name: string; required?: boolean; schema: JsonSchema }[];
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  security?: unknown[];
 }
 
 export function operationsOf(document: { paths: Record<string, Record<string, OpenApiOperation>> }): Operation[] {
@@ -41,6 +44,7 @@ export function operationsOf(document: { paths: Record<string, Record<string, Op
       method: method.toUpperCase(),
       path,
       query: (operation.parameters ?? []).filter((parameter) => parameter.in === "query"),
+      public: (operation.security ?? []).length === 0,
       ...(operation.requestBody
         ? {
             body: Object.fromEntries(

@@ -29,6 +29,8 @@ export interface WrongMethod {
   method: string;
   /** The methods the document lists for the path (HEAD with GET, OPTIONS always), as `Allow`. */
   allow: string;
+  /** Every operation of the path is public: a method it lacks is 405 to anyone, key or none. */
+  public: boolean;
 }
 
 /**
@@ -40,19 +42,26 @@ export function wrongMethodsOf(operations: readonly Operation[]): WrongMethod[] 
   const templates = [...new Set(operations.map((operation) => operation.path))];
   return templates.flatMap((template) => {
     const path = template.replace(/\{[^}]+\}|\*/g, "x0");
-    const methods = new Set(
-      operations.filter((operation) => templatePattern(operation.path).test(path)).map((operation) => operation.method),
-    );
+    const matching = operations.filter((operation) => templatePattern(operation.path).test(path));
+    const methods = new Set(matching.map((operation) => operation.method));
     if (methods.has("GET")) methods.add("HEAD");
     methods.add("OPTIONS");
     const allow = ALLOW_ORDER.filter((method) => methods.has(method)).join(", ");
-    return METHODS.filter((method) => !methods.has(method)).map((method) => ({ template, path, method, allow }));
+    const open = matching.every((operation) => operation.public);
+    return METHODS.filter((method) => !methods.has(method)).map((method) => ({
+      template,
+      path,
+      method,
+      allow,
+      public: open,
+    }));
   });
 }
 
 /**
  * What is wrong with the answer to a wrong method: without a credential on a path whose policy
- * needs one, 401 UNAUTHORIZED without `Allow`; otherwise 405 METHOD_NOT_ALLOWED with the `Allow`
+ * needs one, 401 UNAUTHORIZED without `Allow`; otherwise, and on a path whose every operation is
+ * public (a share link, the signed upload URL, sign-in), 405 METHOD_NOT_ALLOWED with the `Allow`
  * the document implies. Undefined when right.
  */
 export function wrongMethodProblem(
@@ -63,7 +72,7 @@ export function wrongMethodProblem(
 ): string | undefined {
   const policy = policyFor(wrong.method, wrong.path);
   const [status, code, allow] =
-    !credentialed && policy && !policy.anonymous
+    !credentialed && policy && !policy.anonymous && !wrong.public
       ? [401, "UNAUTHORIZED", null]
       : [405, "METHOD_NOT_ALLOWED", wrong.allow];
   const got = response.headers.get("allow");

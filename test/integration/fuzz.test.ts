@@ -684,4 +684,32 @@ describe("the contract fuzzer's findings (each a 500, an undocumented answer, or
     // One behaviour: the same message everywhere.
     expect([...messages]).toHaveLength(1);
   });
+
+  test("a method a public path lacks → 405 with Allow to anyone, key or none (was 401)", async () => {
+    const token = String(reader.hints.token?.[0]);
+    const fileId = String(reader.hints.fileid?.[0]);
+    const expected: Record<string, string> = {
+      [`DELETE /api/v1/shared/${token}`]: "GET, HEAD, OPTIONS",
+      [`PUT /api/v1/shared/${token}`]: "GET, HEAD, OPTIONS",
+      [`GET /api/v1/uploads/${fileId}/content`]: "PUT, OPTIONS",
+      [`POST /api/v1/uploads/${fileId}/content`]: "PUT, OPTIONS",
+      "GET /api/auth/signin": "POST, OPTIONS",
+      "DELETE /api/auth/signup": "POST, OPTIONS",
+    };
+    for (const [line, allow] of Object.entries(expected)) {
+      const [method, path = ""] = line.split(" ");
+      for (const key of [undefined, reader.account.apiKey]) {
+        const response = await call(app, path, { method, ...(key ? { key } : {}) });
+        expect([line, response.status, response.headers.get("allow"), (await errorOf(response)).code]).toEqual([
+          line,
+          405,
+          allow,
+          "METHOD_NOT_ALLOWED",
+        ]);
+      }
+    }
+    // The methods they have still answer without a key.
+    expect((await call(app, `/api/v1/shared/${token}`)).status).toBe(200);
+    expect((await call(app, `/api/v1/shared/${token}`, { method: "HEAD" })).status).toBe(200);
+  });
 });

@@ -5,7 +5,13 @@ import { createApp } from "../../api/app";
 import { API_KEY_CHALLENGE, credentialFrom, SESSION_CHALLENGE } from "../../api/plugins/access";
 import { corsAllowsOrigin } from "../../api/plugins/cors";
 import { allowedHosts, hostGuard } from "../../api/plugins/hostGuard";
-import { allowMatcher, createRouteTable, pathPattern, routeMatcher } from "../../api/plugins/routeTable";
+import {
+  allowMatcher,
+  assertPoliciesCoverRoutes,
+  createRouteTable,
+  pathPattern,
+  routeMatcher,
+} from "../../api/plugins/routeTable";
 import type { Deps } from "../../shared/context/deps";
 import { parseEnv, publicUrl } from "../../shared/core/env";
 import { AppError } from "../../shared/core/errors";
@@ -100,6 +106,15 @@ describe("the route table behind Allow", () => {
     // Query strings are text: there Elysia's integers are the right tool.
     const query = new Elysia().get("/x", () => "x", { query: t.Object({ n: t.Integer() }) }).routes;
     expect(() => createRouteTable().load(query as InternalRoute[])).not.toThrow();
+  });
+
+  test("a route on a public path its policy does not list would take no credential: refused when assembled", () => {
+    const shared = (method: string) => [route(`${method} /api/v1/shared/:token`)];
+    expect(() => assertPoliciesCoverRoutes(shared("DELETE"))).toThrow("answers only GET");
+    expect(() => assertPoliciesCoverRoutes(shared("GET"))).not.toThrow();
+    expect(() => assertPoliciesCoverRoutes([route("GET /api/v1/uploads/:fileId/content")])).toThrow("only PUT");
+    // The upload's other paths need a key as before.
+    expect(() => assertPoliciesCoverRoutes([route("GET /api/v1/uploads/:fileId")])).not.toThrow();
   });
 });
 
