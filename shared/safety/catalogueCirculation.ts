@@ -133,12 +133,13 @@ export const CIRCULATION_PRESENTATIONS: Presentation[] = [
       "NHS 'When to call 999': someone unconscious, not breathing, or who has collapsed; NHS 'Fainting': see a GP after an unexplained faint, same-day care if it came with chest pain, palpitations or on exertion.",
     assess(e) {
       if (e.has("NOT_BREATHING")) return verdict("emergency", "someone not breathing", "NOT_BREATHING");
-      const recovered = e.has("RECOVERED");
+      const briefly = e.durationMinutes("UNRESPONSIVE") > 0 && e.durationMinutes("UNRESPONSIVE") < 5;
+      const recovered = e.has("RECOVERED") || briefly;
       if (e.has("UNRESPONSIVE") && !recovered)
         return verdict("emergency", "someone unconscious or unresponsive", "UNRESPONSIVE");
       if (e.has("COLLAPSED") && !recovered) return verdict("emergency", "a collapse", "COLLAPSED");
       if (e.has("UNRESPONSIVE", "COLLAPSED")) return verdict("urgent", "a collapse with recovery", "COLLAPSED");
-      if (e.has("DROWSY") && (e.child || e.has("CONFUSION")))
+      if (e.has("DROWSY") && !e.has("HEAD_INJURY") && (e.child || e.has("CONFUSION")))
         return verdict("emergency", "very drowsy and hard to wake", "DROWSY");
       if (e.has("FAINTED")) {
         const worrying = e.has("CHEST_PAIN", "PALPITATIONS", "SHORT_OF_BREATH", "HEAD_INJURY") || e.pregnant;

@@ -82,7 +82,8 @@ export const INJURY_PRESENTATIONS: Presentation[] = [
       "NICE NG232 'Head injury' and NHS 'Head injury and concussion': call 999 if unconscious, having a fit or not waking; go to A&E after a head injury with vomiting, a knock-out, confusion, memory loss, clear fluid from the nose or ears, blood thinners, or at 65 and over; a minor bump is cared for at home.",
     assess(e) {
       if (!e.has("HEAD_INJURY")) return null;
-      const notRecovered = !e.has("RECOVERED");
+      const briefly = e.durationMinutes("UNRESPONSIVE") > 0 && e.durationMinutes("UNRESPONSIVE") < 5;
+      const notRecovered = !e.has("RECOVERED") && !briefly;
       if ((e.has("UNRESPONSIVE") && notRecovered) || e.has("SEIZURE", "NOT_BREATHING")) {
         return verdict("emergency", "a head injury with loss of consciousness or a fit", "HEAD_INJURY");
       }

@@ -12,7 +12,7 @@ const youngInfant = (e: Evidence) => (e.ageYears !== undefined && e.ageYears < 0
 
 /** Early pregnancy: up to 12 weeks, a positive test or a missed period. */
 const earlyPregnancy = (e: Evidence) =>
-  e.has("EARLY_PREGNANCY_CUE") ||
+  e.mentioned("EARLY_PREGNANCY_CUE") ||
   (e.pregnant && (e.measures.gestationWeeks === undefined || e.measures.gestationWeeks <= 12));
 
 export const LIFE_STAGE_PRESENTATIONS: Presentation[] = [
@@ -22,6 +22,7 @@ export const LIFE_STAGE_PRESENTATIONS: Presentation[] = [
     guidance:
       "NICE NG143 'Fever in under 5s' traffic light: under 3 months with 38 °C or more, or any red feature (floppy, not feeding, weak high-pitched cry, bulging fontanelle, grunting, mottled or blue) needs emergency care; 3–6 months with 39 °C or more is amber (same day).",
     assess(e) {
+      if (e.pregnant) return null;
       const baby = e.measures.babyOfUnknownAge || (e.ageYears !== undefined && e.ageYears < 1);
       const underFive = baby || (e.ageYears !== undefined && e.ageYears < 5) || (e.child && e.ageYears === undefined);
       if (underFive && e.has("INFANT_RED", "MOTTLED_SKIN", "NO_URINE", "BREATHING_RED")) {
@@ -123,6 +124,9 @@ export const LIFE_STAGE_PRESENTATIONS: Presentation[] = [
       "NHS 'Vomiting blood' and 'Blood in poo': vomiting blood or coffee-ground material, or black tarry poo, needs A&E or 999 now; bright red blood on the paper is usually piles — see a GP; NICE CKS 'Gastrointestinal bleeding'.",
     assess(e) {
       if (e.has("VOMIT_BLOOD")) return verdict("emergency", "vomiting blood or coffee-ground material", "VOMIT_BLOOD");
+      if (e.has("BLACK_STOOL") && e.has("IRON_CUE") && !e.has("FEEL_FAINT", "FAINTED", "ABDOMINAL_PAIN", "VOMITING")) {
+        return verdict("self_care", "dark poo explained by iron tablets", "BLACK_STOOL");
+      }
       if (e.has("BLACK_STOOL")) return verdict("emergency", "black, tarry poo", "BLACK_STOOL");
       if (e.has("RECTAL_BLOOD")) {
         const heavy = e.has("HEAVY_BLOOD_LOSS", "MAJOR_BLEEDING", "FEEL_FAINT", "FAINTED");

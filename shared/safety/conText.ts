@@ -30,7 +30,7 @@ const categoryTerminators = Object.fromEntries(
     defineConcepts({ [category]: patterns ?? [] }),
   ]),
 );
-/** Words that tie a topic phrase back to the writer ("what is this rash on my arm" is a report). */
+/** Words that tie a topic phrase back to the writer when just before the symptom ("what is this rash"). */
 const PERSONAL = new Set(["my", "this", "i", "me", "our", "his", "her"]);
 
 const overlaps = (a: number[], b: number[]) => a.some((word) => b.includes(word));
@@ -47,7 +47,8 @@ function findTriggers(parsed: ParsedText, targets: ConceptMatch[]) {
       t.rule.category !== "PSEUDO" &&
       t.rule.category !== "TERMINATE" &&
       !overlaps(t.words, pseudoWords) &&
-      !overlaps(t.words, targetWords),
+      // A negation word inside a symptom phrase ("can't breathe") is part of the symptom.
+      !(t.rule.category === "NEGATED" && overlaps(t.words, targetWords)),
   );
   return { triggers, terminators };
 }
@@ -62,8 +63,9 @@ function scopeOf(trigger: Trigger, parsed: ParsedText, stops: { start: number; e
   for (const stop of stops) if (stop.end <= trigger.start && stop.end > backwardFrom) backwardFrom = stop.end;
   const forward = direction === "FORWARD" || direction === "BIDIRECTIONAL";
   const backward = direction === "BACKWARD" || direction === "BIDIRECTIONAL";
+  // A trigger with a gap ("what temperature is") governs the words inside it too.
   return {
-    from: backward ? backwardFrom : trigger.end,
+    from: backward ? backwardFrom : trigger.start,
     to: forward ? forwardTo : trigger.start,
   };
 }
@@ -86,8 +88,8 @@ export function applyConText(parsed: ParsedText, targets: ConceptMatch[]): Modif
       if (!target.words.some((word) => word >= from && word < to)) continue;
       if (trigger.rule.category === "TOPIC") {
         const first = Math.min(...target.words);
-        const between = parsed.tokens.slice(trigger.end, first);
-        if (between.some((token) => PERSONAL.has(token.text))) continue;
+        const before = parsed.tokens.slice(Math.max(trigger.end, first - 2), first);
+        if (before.some((token) => PERSONAL.has(token.text))) continue;
       }
       modifiers.add(trigger.rule.category);
     }

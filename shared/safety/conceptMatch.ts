@@ -5,7 +5,8 @@ import type { ParsedText, Token } from "./nlp";
  * one pattern covers "stiff neck", "my neck is so stiff" and "neck feels really stiff".
  *
  * Pattern syntax (compiled once at load):
- * - terms joined by " & " must all occur within the window (default 6 tokens, "~N" at the end sets it);
+ * - terms joined by " & " must all occur with at most N other tokens between and around them
+ *   (the window: default 6, "~N" at the end sets it);
  * - "a|b|c" are alternatives for one term; "coffee ground" is a phrase (consecutive tokens);
  * - "word*" matches by prefix ("anaphyla*"), "=word" the written form only, not the lemma
  *   ("=having" is not "had").
@@ -52,7 +53,13 @@ function compilePattern(source: string): Pattern {
   const terms = body.split(" & ").map((term) =>
     term
       .split("|")
-      .map((alternative) => alternative.trim().split(/\s+/).map(compileWord))
+      .map((alternative) =>
+        alternative
+          .trim()
+          .split(/[\s-]+/)
+          .filter(Boolean)
+          .map(compileWord),
+      )
       .filter((phrase) => phrase.length > 0),
   );
   return { terms, window: windowMatch ? Number(windowMatch[1]) : DEFAULT_WINDOW };
@@ -141,7 +148,8 @@ function combine(occurrences: Span[][], window: number, tokens: Token[]): (Span 
       if (chosen.some((other) => span.start < other.end && other.start < span.end)) continue;
       const start = Math.min(span.start, ...chosen.map((other) => other.start));
       const end = Math.max(span.end, ...chosen.map((other) => other.end));
-      if (end - start > window) continue;
+      const ownWords = [...chosen, span].reduce((sum, other) => sum + other.end - other.start, 0);
+      if (end - start - ownWords > window) continue;
       walk(term + 1, [...chosen, span]);
     }
   };

@@ -56,8 +56,7 @@ export const CONTEXT_RULES: ContextRule[] = [
     patterns: [
       "be ruled out|has been ruled out|was negative|has been negative|unlikely|now resolved|no longer present",
       "be not identified|not seen",
-      "has gone|have gone|went away|gone away|go away now|settled down|cleared up|has stopped|have stopped|stopped now",
-      "be fine now|be ok now|be okay now|be better now|feel fine now|feel better now|back to normal",
+      "went away|gone away|cleared up|settled down",
     ],
   },
   // A bare "not" is everywhere in lay text, so it reaches only a few words.
@@ -74,7 +73,7 @@ export const CONTEXT_RULES: ContextRule[] = [
     scope: SENTENCE,
     patterns: [
       "history of|past history|past medical history|medical history",
-      "last year|years ago|year ago|many months ago|months ago|decade ago|long time ago|while back|while ago",
+      "last year|last month|last week|years ago|year ago|many months ago|months ago|decade ago|long time ago|while back|while ago",
       "as a child|as a kid|as a teenager|as a baby|in my childhood|when i be young|when i be little|when i be a kid",
       "used to|in the past|previously|previous|prior|once had|years back|back in",
       "turn out|turned out|turn out to be|was diagnosed|be diagnosed years",
@@ -103,6 +102,7 @@ export const CONTEXT_RULES: ContextRule[] = [
       "how do i know|how would i know|how can i tell|how to tell|how do you know|when should i worry",
       "suppose|imagine|hypothetically|let us say|say someone",
       "worried about get|worried about getting|scared of get|scared of getting|afraid of getting",
+      "could cause|can cause|might cause|may cause",
       "would it|would i|would you|could i get|can you get|can i get|can someone get|can it cause|can * cause|could * cause",
     ],
   },
@@ -113,6 +113,8 @@ export const CONTEXT_RULES: ContextRule[] = [
     scope: SENTENCE,
     patterns: [
       "what be|what do|what does|what is|what are|what cause|what causes",
+      "what & be|do|does ~2",
+      "how often|how long|how much|how many|is it safe|is it ok",
       "sign of|signs of|symptom of|symptoms of|cause of|causes of|treatment for|treatment of|treatments for",
       "dose of|dosage|dose for|side effect|side effects",
       "paper|papers|study|studies|research|article|articles|literature|evidence|trial|trials|review|guideline|guidelines",
@@ -120,6 +122,7 @@ export const CONTEXT_RULES: ContextRule[] = [
       "search|search for|look up|show me|summarise|summarize|tell me about|explain|define|definition|meaning of",
       "difference between|how common|statistics|prevalence|mechanism|pathophysiology",
       "essay|exam|homework|lecture|course|class|quiz|learn about|learning about|teach",
+      "how do i|how can i|how to|how should i|tips|any tips|advice on|best way to|best way of",
     ],
   },
   // medspaCy PSEUDO-like: phrases that contain a trigger word but do not act as one.
@@ -135,6 +138,8 @@ export const CONTEXT_RULES: ContextRule[] = [
       "can not sleep|can not wait|can not remember|can not tell|can not believe|can not cope",
       "what should i do|what do i do|what can i do|what to do",
       "never & like this|this bad|this before|so bad|before ~7",
+      "since last week|since last month|since last year|for the last|over the last|in the last|the last few|the past",
+      "day|days|week|weeks|month|months|hour|hours|year|years & history ~0",
     ],
   },
   // medspaCy TERMINATE ("but", "however", "although", "apart from", "aside from", "secondary to", "because").
@@ -145,7 +150,7 @@ export const CONTEXT_RULES: ContextRule[] = [
     patterns: [
       "but|however|nevertheless|except|though|although|yet|whereas|apart from|aside from",
       "secondary to|because|cause for|source of|consistent with",
-      "and i|and my|and he|and she|and now|and today|and they|and it|so i|then i|, i|, my|, he|, she|, it",
+      "and i|and my|and he|and she|and now|and today|and they|and it|so i|then i|, i|, my|, he|, she|, it|which|, which",
     ],
   },
 ];

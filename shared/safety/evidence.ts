@@ -80,6 +80,18 @@ export class Evidence {
     return this.current.get(concept) ?? [];
   }
 
+  /**
+   * Whether a concept is mentioned as a fact, even in the past: "a positive test last week" still
+   * says the writer is pregnant now. Negations, hypotheticals and information requests still count against it.
+   */
+  mentioned(concept: string): boolean {
+    return this.all.some(
+      (finding) =>
+        finding.concept === concept &&
+        !["NEGATED", "HYPOTHETICAL", "TOPIC"].some((category) => finding.modifiers.has(category as never)),
+    );
+  }
+
   /** Current concept ids, in the order first found. */
   currentConcepts(): string[] {
     return [...this.current.keys()];
@@ -115,6 +127,8 @@ export class Evidence {
   get child(): boolean {
     const age = this.ageYears;
     if (age !== undefined) return age < 16;
+    // In pregnancy "the baby" is the unborn baby.
+    if (this.pregnant) return false;
     return this.has("AGE_CHILD_WORD") || this.measures.babyOfUnknownAge;
   }
 

@@ -26,6 +26,7 @@ const SIGNS_AS_SYMPTOMS: Record<string, "self_care" | "soon"> = {
   STIFF_NECK: "self_care",
   HIVES: "self_care",
   FEEL_FAINT: "self_care",
+  LIMB_BENIGN_CUE: "self_care",
   WHEEZE: "soon",
   BLURRED_VISION: "soon",
   PALPITATIONS: "soon",
@@ -36,6 +37,17 @@ const SIGNS_AS_SYMPTOMS: Record<string, "self_care" | "soon"> = {
 };
 
 const WEEKS_2 = 14 * 1440;
+const PAIN_LIKE = [
+  "PAIN_OTHER",
+  "ACHES",
+  "TUMMY_ACHE",
+  "ABDOMINAL_PAIN",
+  "HEADACHE",
+  "HEADACHE_MILD",
+  "EAR_EYE",
+  "TOOTH",
+  "BACK_PAIN",
+];
 
 export function generalVerdict(e: Evidence): GeneralVerdict | null {
   const levels: Record<string, "self_care" | "soon"> = {
@@ -46,8 +58,10 @@ export function generalVerdict(e: Evidence): GeneralVerdict | null {
   if (found.length === 0) return null;
   let level: GeneralVerdict["level"] = found.some((id) => levels[id] === "soon") ? "soon" : "self_care";
   let because = "everyday symptoms";
-  const severe = found.some((id) => e.near(id, "SEVERE", 0));
-  if (severe) [level, because] = ["urgent", "severe symptoms"];
+  const severe = found.some((id) => e.near(id, "SEVERE_STRONG", 0));
+  if (severe) {
+    [level, because] = PAIN_LIKE.some((id) => e.has(id)) ? ["urgent", "severe pain"] : ["soon", "severe symptoms"];
+  }
   if (level !== "urgent" && (e.durationMinutes() >= WEEKS_2 || e.has("WORSENING", "RECURRING"))) {
     [level, because] = [
       moreUrgent(level, "soon") as GeneralVerdict["level"],

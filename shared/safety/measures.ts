@@ -107,6 +107,12 @@ const VAGUE_DURATIONS: [string[], number][] = [
   [["since", "last", "month"], 43200],
   [["since", "this", "morning"], 360],
   [["since", "last", "night"], 720],
+  [["last", "month"], 43200],
+  [["past", "month"], 43200],
+  [["last", "few", "weeks"], 3 * 10080],
+  [["past", "few", "weeks"], 3 * 10080],
+  [["last", "few", "months"], 3 * 43200],
+  [["past", "few", "months"], 3 * 43200],
 ];
 const TEMPERATURE_CUES = new Set(["temperature", "fever", "febrile", "pyrexia", "pyrexial", "thermometer", "reading"]);
 const AGE_WORDS: Record<string, number> = {
@@ -173,7 +179,10 @@ function readGestation(tokens: Token[], i: number): number | undefined {
   const amount = numberAt(tokens[i]);
   if (amount === undefined || !/^weeks?$/.test(tokens[i + 1]?.text ?? "")) return undefined;
   const after = tokens[i + 2]?.text;
-  return after === "pregnant" || after === "along" || after === "gestation" ? amount : undefined;
+  if (after === "pregnant" || after === "along" || after === "gestation") return amount;
+  // "I'm 38 weeks": said of oneself, a number of weeks is a pregnancy's.
+  const saidOfSelf = tokens[i - 1]?.lemma === "be" && tokens[i - 2]?.text === "i";
+  return saidOfSelf && amount >= 4 && amount <= 42 ? amount : undefined;
 }
 
 /** The temperatures, durations, ages and weeks of pregnancy in a parsed message. */

@@ -9,7 +9,7 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "burn* up|burning up",
     "hot & to touch|to the touch ~3",
   ],
-  SHIVERING: ["shiver*|rigor*|uncontrollable shaking|teeth chatter*|shaking & cold|chill* ~4"],
+  SHIVERING: ["shiver*|rigor*|uncontrollable shaking|teeth chatter*", "shaking & cold|chill* ~4"],
   INFECTION: [
     "infect*|septic|cellulitis|pneumonia|abscess|pus|ooz*",
     "wound|cut|bite & red|hot|swell*|swollen|pus|ooz*|spread* ~4",
@@ -44,12 +44,14 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "very|extremely|really|seriously|so & unwell|ill|poorly ~2",
   ],
   BREATHING_FAST: ["breath* & fast|quick*|rapid* ~3", "=panting"],
-  VOMITING: ["vomit*|throw* up|threw up|throwing up|=puke*|being sick|been sick|=sick & keep|times ~4"],
+  VOMITING: ["vomit*|throw* up|threw up|throwing up|=puke*|being sick|been sick", "=sick & keep|times ~4"],
   VOMIT_BLOOD: [
     "vomit*|throw* up|threw up|throwing up|sick|puke* & blood|bloody|coffee ground*|red stuff ~6",
     "coffee ground*",
     "haematemesis|hematemesis",
   ],
+  /** Iron tablets and bismuth turn poo black without bleeding. */
+  IRON_CUE: ["iron tablet*|iron supplement*|ferrous|bismuth|pepto|liquorice|licorice|blueberr*|black pudding"],
   COUGH_BLOOD: ["cough* & blood ~4", "haemoptysis|hemoptysis"],
   BLACK_STOOL: ["black|tarry|tar & poo*|stool*|bowel movement*|poop*|motion*|=pooing ~4", "melaena|melena"],
   RECTAL_BLOOD: [
@@ -77,13 +79,14 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "heavy|heavily|soak*|lot of blood|gush*|pour*|clot*|through a pad|pad an hour|=haemorrhag*|=hemorrhag*",
   ],
   FETAL_MOVEMENT_REDUCED: [
-    "baby|babies & not mov*|stop* mov*|mov* less|quiet*|not kick*|stop* kick* ~6",
-    "reduc*|fewer|less|no & movement*|kick* ~3",
-    "not & feel* & baby|movement*|kick* ~6",
+    "baby|babies & not|stop*|less|quiet*|no|hardly|barely|fewer & mov*|kick*|movement* ~5",
+    "reduc*|fewer|less|no|not many & movement*|kick* ~3",
+    "not & feel*|felt & baby|movement*|kick* ~6",
   ],
   WATERS_BROKEN: ["water* & break|broke|broken|gone|burst ~3", "leak* & fluid|water* ~3", "gush* & fluid|water ~3"],
   SWELLING_FACE_HANDS: ["face|hand*|finger*|feet|ankle* & swell*|swollen|puff* ~4"],
   ONE_SIDED_PELVIC_PAIN: [
+    "unilateral|left|right & iliac fossa|adnexal ~2",
     "one side|one-sided|left side|right side|lower left|lower right & pain*|cramp*|hurt*|ache* ~6",
   ],
   SHOULDER_TIP_PAIN: ["shoulder tip|tip of my shoulder|tip of * shoulder"],
@@ -106,7 +109,7 @@ export const BODY_SIGNS: Record<string, string[]> = {
   ],
   BACK_PAIN: ["back & pain*|hurt*|ache|aching|agony|=killing|spasm|put * out ~4", "sciatica|lumbago|slipped disc"],
   SADDLE_NUMBNESS: [
-    "numb*|tingl*|no feeling|can not feel|pins and needles & bum|buttock*|bottom|groin|genital*|saddle|privates|inner thigh*|anus|perineum|between * leg* ~6",
+    "numb|numbness|=numbed|tingl*|no feeling|can not feel|pins and needles & bum|buttock*|bottom|groin|genital*|saddle|privates|inner thigh*|anus|perineum|between * leg* ~6",
     "saddle anaesth*|saddle anesth*",
   ],
   BLADDER_BOWEL_LOSS: [
@@ -116,8 +119,8 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "can not feel & pee|wee|poo|bladder ~5",
   ],
   BOTH_LEGS_WEAK: [
-    "both & leg* & weak*|numb*|give way|giving way|tingl* ~6",
-    "legs & weak*|give way|giving way|numb* ~3",
+    "both & leg* & weak*|numb|numbness|=numbed|give way|giving way|tingl* ~6",
+    "legs & weak*|give way|giving way|numb|numbness|=numbed ~3",
   ],
   TESTICLE_PAIN: [
     "testic*|testis|teste*|=ball|=balls|scrot*|=nads & pain*|hurt*|agony|swell*|swollen|kick*|ache*|sore ~5",
@@ -136,10 +139,13 @@ export const BODY_SIGNS: Record<string, string[]> = {
   BURN: [
     "burn*|=burnt|scald* & kettle|hot|oven|iron|pan|water|tea|coffee|fire|stove|chemical|acid|bleach|flame*|candle|hob|grill|boiling|steam|electric*|firework*|bbq|barbecue|straightener*|radiator ~8",
     "scald*",
+    "hot|boiling & tea|coffee|water|oil|drink|soup|milk & spill*|pull*|knock*|pour*|over|splash* ~6",
+    "blister* & hot|boiling|oven|iron|kettle|fire|stove ~8",
     "burn*|=burnt & blister*|peel*|white|charred|leathery|skin came off ~5",
     "=burnt|=burned & hand|arm|leg|face|foot|finger*|chest|back|skin|himself|herself|myself ~4",
   ],
   BURN_SERIOUS: [
+    "large area|big area|large patch|whole back|whole chest|whole arm|whole leg|most of his|most of her|bigger than * hand",
     "large|big|bigger than|huge|deep|white|charred|leathery|no pain & burn*|scald* ~6",
     "face|mouth|neck|genital*|whole hand|whole arm|whole leg & burn*|scald* ~4",
     "chemical|electric*|acid|bleach|lye|caustic & burn* ~4",

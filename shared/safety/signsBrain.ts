@@ -4,14 +4,14 @@
  */
 export const BRAIN_SIGNS: Record<string, string[]> = {
   FACE_DROOP: [
-    "face|mouth|smile|lip|eyelid & droop*|sag*|lopsid*|crooked|uneven|wonky|slip*|slump*|numb*|fall*|fell|paralys* ~5",
+    "face|mouth|smile|lip|eyelid & droop*|sag*|lopsid*|crooked|uneven|wonky|slip*|slump*|numb|numbness|=numbed|fall*|fell|paralys* ~5",
     "droop*|lopsided & face|mouth|smile|side ~4",
     "facial droop|facial weakness|facial palsy|bell's palsy",
   ],
   LIMB_WEAKNESS: [
-    "arm|leg|hand|side|limb & weak*|numb*|limp|floppy|dead|heavy|useless|paralys*|paralyz*|not work* ~4",
+    "arm|leg|hand|side|limb & weak*|numb|numbness|=numbed|limp|floppy|dead|heavy|useless|paralys*|paralyz*|not work* ~4",
     "can not & lift|raise|move|feel|use|grip|hold & arm|leg|hand|side ~5",
-    "one side & weak*|numb* ~4",
+    "one side & weak*|numb|numbness|=numbed ~4",
     "hemipar*|hemipleg*|arm drift",
     "drop* & cup|thing*|stuff|glass ~4",
   ],
@@ -73,8 +73,11 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
     "found & on the floor|on the ground|on the bathroom floor ~6",
     "drop* to the floor|hit the floor|fell to the floor",
   ],
-  FAINTED: ["faint*|pass* out|black* out|blacked out|=swooned"],
-  FEEL_FAINT: ["feel*|feeling & faint|lightheaded|light-headed|dizzy|woozy ~3", "about to pass out"],
+  FAINTED: ["faint*|pass* out|black* out|blacked out|=swooned|syncope|syncopal"],
+  FEEL_FAINT: [
+    "feel*|feeling & faint|lightheaded|light-headed|dizzy|woozy ~3",
+    "about to pass out|presyncope|near syncope|pre syncope",
+  ],
   SEIZURE: [
     "seizure*|seizing|convuls*|epileptic fit|tonic clonic|grand mal|status epilepticus",
     "fit & have|had|having|another|first|into|=a & shak*|jerk*|floor|foam*|eye* ~6",
@@ -90,12 +93,13 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
   ],
   SEIZURE_REPEATED: [
     "another|again|repeated*|second one|back to back|one after another|keep* having|several|multiple & seizure*|fit|fits|one ~5",
-    "=seizures|=fits & today|in a row|this morning|tonight ~4",
+    "several|multiple|two|three|many|lots of|keep* having & =seizures|=fits ~2",
+    "=seizures|=fits & in a row|one after * other|back to back ~3",
   ],
   FIRST_SEIZURE: ["first & seizure|fit|ever ~3", "never & seizure|fit|fits|epilep* ~6", "first time"],
   KNOWN_EPILEPSY: ["epilep*", "usual seizure*|usual fit*|normal seizure*|typical seizure*"],
   RECOVERED: [
-    "come round|came round|coming round|come to|came to|back to normal|recover*|woke up|awake now|fine now|ok now|okay now|better now|normal now",
+    "come round|came round|coming round|come to|came to|back to normal|recover*|woken up|woke up after|awake now|fine now|ok now|okay now|better now|normal now",
     "lasted|last & second*|minute* ~3",
     "stop* & after & second*|minute* ~5",
   ],

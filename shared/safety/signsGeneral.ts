@@ -11,6 +11,12 @@ export const QUALIFIERS: Record<string, string[]> = {
     "10/10|10 out of 10|ten out of ten|9 out of 10|9/10",
     "really|so|very|extremely & =bad|painful ~2",
     "never & pain|felt|had & like this ~6",
+    "agony|=agonising|=agonizing",
+    "double* over|can not stand up|can not move|can not walk|can not sleep for the pain",
+  ],
+  /** The strong words only: general rules escalate a symptom on these, not on "really bad". */
+  SEVERE_STRONG: [
+    "severe*|excruciat*|unbearable|agony|agonis*|agoniz*|worst|crippling|screaming|10/10|10 out of 10|ten out of ten",
     "double* over|can not stand up|can not move|can not walk|can not sleep for the pain",
   ],
   MILD: ["mild*|slight*|bit of|little|minor|small|niggl*|=tiny"],
@@ -75,7 +81,20 @@ export const EVERYDAY_SYMPTOMS: Record<string, { level: "soon" | "self_care"; pa
       "conjunctivitis|stye",
     ],
   },
-  TOOTH: { level: "self_care", patterns: ["tooth|teeth|gum*|wisdom & ache|pain*|hurt*|sore|swollen ~3", "toothache"] },
+  TOOTH: {
+    level: "self_care",
+    patterns: [
+      "tooth|teeth|gum*|wisdom & ache|pain*|hurt*|sore|swollen|agony ~3",
+      "toothache",
+      "jaw|cheek & swell*|swollen ~3",
+    ],
+  },
+  MINOR_BLEED: { level: "self_care", patterns: ["bleed*|=bled|nosebleed*"] },
+  MEMORY: {
+    level: "soon",
+    patterns: ["forgetful*|forgetting things|dementia", "memory & poor|bad|worse|loss|problem*|going ~3"],
+  },
+  BOWEL_CHANGE: { level: "soon", patterns: ["change & bowel|poo*|stool* ~3"] },
   TIRED: { level: "self_care", patterns: ["tired*|exhaust*|fatigue*|no energy|worn out|run down"] },
   SLEEP: { level: "self_care", patterns: ["can not sleep|insomnia|trouble sleeping|not sleeping"] },
   DIZZY: { level: "self_care", patterns: ["dizz*|lightheaded|light-headed|vertigo|room spinning"] },
@@ -97,29 +116,29 @@ export const EVERYDAY_SYMPTOMS: Record<string, { level: "soon" | "self_care"; pa
   WEIGHT_LOSS: {
     level: "soon",
     patterns: [
-      "lost|losing|lose & weight & without|not trying|unexplained|unintentional ~6",
+      "lost|losing|lose & weight|stone|kilo*|kg|pounds|lbs & without|not trying|unexplained|unintentional ~6",
       "unexplained weight loss|night sweat*",
     ],
   },
   BLOOD_IN_URINE: { level: "soon", patterns: ["blood & pee|wee|urine ~4", "haematuria|hematuria"] },
   SWALLOWING: {
     level: "soon",
-    patterns: ["difficult*|trouble|hard|hurt* & swallow* ~3", "food & stuck & throat|chest ~5"],
+    patterns: ["difficult*|trouble|hard|hurt* & swallow* ~3", "food|it & stuck & swallow*|throat|chest ~5"],
   },
   MOOD: {
     level: "soon",
     patterns: [
-      "depress*|anxious|anxiety|panic attack*|low mood|feel* low|hopeless|worthless|burn* out|burnout|stress*|overwhelm*",
+      "depress*|anxious|anxiety|panic attack*|low mood|feel* low|hopeless|worthless|burn* out|burnout|overwhelm*",
     ],
   },
   PALPITATIONS_MILD: { level: "soon", patterns: ["palpitation*|heart & flutter*|skip*|race|racing ~3"] },
-  NUMB_TINGLE: { level: "soon", patterns: ["numb*|tingl*|pins and needles"] },
+  NUMB_TINGLE: { level: "soon", patterns: ["numb|numbness|=numbed|tingl*|pins and needles"] },
   SWOLLEN_LEG: { level: "soon", patterns: ["calf|leg|ankle* & swell*|swollen|red|hot ~4"] },
   GENERAL_UNWELL: {
     level: "self_care",
     patterns: ["unwell|poorly|ill|under the weather|feel* rough|feel* awful|=sick"],
   },
-  PAIN_OTHER: { level: "self_care", patterns: ["pain*|ache*|hurt*|sore"] },
+  PAIN_OTHER: { level: "self_care", patterns: ["pain*|ache*|hurt*|sore|agony|twinge*|cramp*"] },
 };
 
 /** Idioms and medicine names whose words are not symptoms; matches that overlap them are dropped. */
@@ -135,6 +154,8 @@ export const BLOCKERS: Record<string, string[]> = {
     "stroke of luck|stroke of genius|=stroking|brush stroke|=strokes",
     "end it with|ending it with|end things with|ended it with|end the relationship|end my contract|end my lease",
     "food poisoning|poison ivy",
+    "confusion about|confusion over|confused about|confused by|confusing",
+    "pass* out|faint*|die|died|wet myself & laugh* ~3",
     "heart attack & risk|prevent|after|recovery|survivor|rehab ~3",
     "blood test*|blood donation|bloodwork",
     "burning up the|on fire at|fire drill",

@@ -5,7 +5,7 @@
  */
 export const HEART_LUNG_SIGNS: Record<string, string[]> = {
   CHEST_PAIN: [
-    "chest & pain*|ache*|hurt*|sore|tight*|pressure|heavy|heaviness|crush*|squeez*|discomfort|weight|band|vice|clamp*|agony|=killing ~7",
+    "chest & pain*|ache*|hurt*|sore|burn*|tight*|pressure|heavy|heaviness|crush*|squeez*|discomfort|weight|band|vice|clamp*|agony|=killing ~7",
     "heart & hurt*|pain*|ache* ~3",
     "clutch* & chest|heart ~3",
     "pain*|pressure|ache & breastbone|sternum ~5",
@@ -18,7 +18,7 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
   ],
   PAIN_SPREADING: [
     "spread*|radiat*|go|shoot*|travel*|move*|down|into|up & arm|arms|jaw|neck|shoulder|back ~5",
-    "left arm|jaw & ache*|pain*|hurt*|numb*|heavy|tingl* ~4",
+    "left arm|jaw & ache*|pain*|hurt*|numb|numbness|=numbed|heavy|tingl* ~4",
   ],
   CARDIAC_COMPANION: [
     "sweat*|clammy|drench*|cold sweat",
@@ -54,6 +54,7 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
   ],
   SHORT_OF_BREATH: ["short* & breathe ~3", "breathless*", "out of breathe", "winded"],
   BREATH_EXERTION_CUE: [
+    "walk*|climb*|going up|go up & stair*|hill*|slope ~3",
     "after & run*|jog*|stair*|exercise|gym|climb*|walk* ~4",
     "when & run*|exercis*|climb*|walk* ~3",
     "unfit|out of shape",
@@ -67,14 +68,14 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
     "breathe & very fast|really fast|rapid* ~3",
   ],
   NOT_BREATHING: [
-    "not & breathe|breathing ~2",
-    "stop* & breathe|breathing ~2",
-    "no & breath|breathing|pulse ~2",
+    "not & breathe|breathing ~0",
+    "stop* & breathe|breathing ~1",
+    "no & breathing|pulse ~0",
     "=turned|=turning|go|gone & blue ~2",
   ],
   CHOKING: ["chok*", "something|food|bone & stuck & throat|windpipe ~6"],
   ASTHMA_ATTACK: ["asthma & attack|flare|bad ~3"],
-  INHALER_FAILING: ["inhaler|puffer|ventolin|salbutamol|blue pump & not|no & help*|work*|relief|touch*|difference ~5"],
+  INHALER_FAILING: ["inhaler|puffer|ventolin|salbutamol|blue pump & not|no & help*|work*|relief|touch*|difference ~8"],
   WHEEZE: ["wheez*"],
   LOW_OXYGEN_WORDS: ["oxygen & low|drop* ~3", "hypox*"],
   ALLERGY_TRIGGER: [
@@ -85,6 +86,7 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
     "penicillin|amoxicillin|antibiotic*|new medic*|new tablet*",
   ],
   AIRWAY_SWELLING: [
+    "angioedema|stridor|laryngeal oedema|laryngeal edema",
     "throat & clos*|swell*|swollen|tight*|narrow*|block* ~4",
     "tongue & swell*|swollen|big|thick ~4",
     "voice & hoarse|strange|change* ~3",
@@ -94,7 +96,7 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
   ADRENALINE_USED: ["epipen|adrenaline|epinephrine|auto injector|auto-injector"],
   ANAPHYLAXIS_WORD: ["anaphyla*", "allergic reaction & bad|severe|serious|big ~4"],
   TEARING_PAIN: [
-    "=tearing|=ripping|=ripped|=tore|tear* & pain|feel*|sensation|chest|back ~5",
+    "=tearing|=ripping|=ripped|=tore & pain|feel*|sensation|chest|back ~5",
     "between & shoulder blade* & pain|sudden|severe|agony ~6",
     "aortic dissection|dissect*",
   ],

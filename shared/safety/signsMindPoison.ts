@@ -29,6 +29,7 @@ export const MIND_POISON_SIGNS: Record<string, string[]> = {
   SUICIDE_INTENT: [
     "plan*|decide*|ready|=going to|=gonna|method|way & die|do it|end it|kill myself|end my life|take my life ~6",
     "tonight|today|this weekend|right now|after everyone|when everyone",
+    "got a plan|have a plan|made a plan|have plans|worked out how|know how i would",
   ],
   /** "I would never act on it", "I'm safe": thoughts without intent. */
   SAFETY_STATEMENT: ["never act|not act|not going to act|no plan*|not plan*|i be safe|keep myself safe|would never"],
@@ -40,25 +41,27 @@ export const MIND_POISON_SIGNS: Record<string, string[]> = {
   ACCIDENT_CUE: ["accident*|shaving|cooking|chopping|slicing|by mistake|on glass|on the oven|on a knife|gardening|diy"],
   OVERDOSE: [
     "overdose*|=od|=od'd|=o.d.",
-    "take|took|taken|swallow*|ate|eat|eaten|down* & too many|whole|all|pack|packet|box|bottle|handful|lot of|load of|bunch|dozen|strip* ~6",
+    "take|took|taken|swallow*|ate|eat|eaten|down* & too many|whole|all|pack|packet|box|bottle|handful|lot of|load of|bunch|dozen|strip* & pill*|tablet*|paracetamol|meds|medicine*|medication*|capsule*|sleeping|insulin|painkiller*|antidepressant* ~8",
   ],
   PILLS: [
     "pill*|tablet*|paracetamol|acetaminophen|tylenol|ibuprofen|aspirin|co-codamol|codeine|tramadol|medicine*|medication*|capsule*|sleeping|meds|antidepressant*|insulin|painkiller*|opioid*|oxycodone|morphine|fentanyl|heroin|drug*|iron tablet*|vitamin*",
   ],
   DOUBLE_DOSE: [
-    "double dose|two dose*|extra dose|dose twice|twice by mistake|took * twice|by mistake|accidentally took|accidental* & dose|pill*|tablet*|medic* ~6",
-    "wrong medic*|wrong pill*|wrong tablet*|someone else's|somebody else's",
+    "double dose|two dose*|extra dose|dose twice|twice by mistake|by mistake|accidentally took|wrong medic*|wrong pill*|wrong tablet*",
+    "accidental* & dose|pill*|tablet*|medic* ~6",
+    "took|taken|had & twice|double & pill*|tablet*|dose*|medic* ~6",
+    "someone else's|somebody else's & pill*|tablet*|medic* ~4",
   ],
   BATTERY_MAGNET: [
     "swallow*|ate|eat*|in * mouth|up * nose|in * ear|chew*|=sucking & battery|batteries|magnet* ~8",
     "button battery|coin battery|lithium battery|button cell",
   ],
   HAZARD_SWALLOWED: [
-    "swallow*|ate|eat*|eaten|drank|drink*|lick*|chew*|=sucking|got into|in * mouth & bleach|detergent|pod*|capsule|cleaning|cleaner|chemical*|antifreeze|weedkiller|poison*|berr*|mushroom*|vape|e-liquid|nicotine|lamp oil|white spirit|paint|screenwash|rat poison|slug pellet*|dishwasher tablet|washing tablet|liquitab*|laundry|oven cleaner|drain cleaner|toadstool*|plant|leaves|button|coin|cigarette* ~8",
+    "swallow*|ingest*|ate|eat*|eaten|drank|drink*|lick*|chew*|=sucking|got into|in * mouth & bleach|detergent|pod*|capsule|cleaning|cleaner|chemical*|antifreeze|weedkiller|poison*|berr*|mushroom*|vape|e-liquid|nicotine|lamp oil|white spirit|paint|screenwash|rat poison|slug pellet*|dishwasher tablet|washing tablet|liquitab*|laundry|oven cleaner|drain cleaner|toadstool*|plant|leaves|button|coin|cigarette* ~8",
     "poisoned|poisoning",
   ],
   /** Medicines or alcohol that a child reached: poisonous at doses an adult takes safely. */
   CHILD_GOT_INTO: [
-    "swallow*|ate|eat*|eaten|drank|drink*|chew*|got into|got hold of|found & pill*|tablet*|medicine*|vitamin*|iron|paracetamol|calpol|alcohol|vodka|wine|gin|whisky|beer|gummies ~6",
+    "swallow*|ingest*|ate|eat*|eaten|drank|drink*|chew*|got into|got hold of|found & pill*|tablet*|medicine*|vitamin*|iron|paracetamol|calpol|alcohol|vodka|wine|gin|whisky|beer|gummies ~6",
   ],
 };

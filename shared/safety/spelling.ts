@@ -115,6 +115,9 @@ const WORDS: Record<string, string> = {
   mths: "months",
   mnths: "months",
   bub: "baby",
+  scaled: "scalded",
+  scolded: "scalded",
+  coryza: "runny nose",
   lil: "little",
   u: "you",
   ur: "your",
@@ -144,11 +147,15 @@ export function normaliseSpelling(text: string): string {
   for (const [pattern, replacement] of CLINICAL_ABBREVIATIONS) out = out.replace(pattern, replacement);
   out = out.toLowerCase();
   for (const [pattern, replacement] of CONTRACTIONS) out = out.replace(pattern, replacement);
+  out = out.replace(/\b(\d{1,3}) ?(?:yo|y\/o|y\.o\.)(?![a-z])/g, "$1 year old");
+  // Obstetric shorthand: "7/40" is seven weeks of a 40-week pregnancy.
+  out = out.replace(/\b([1-4]?\d)\+?\d?\/40\b/g, "$1 weeks pregnant");
   out = out.replace(WORD_PATTERN, (word) => WORDS[word] ?? word);
   // "38,5" is a European decimal, "39c"/"102f"/"39°c" a temperature: split the unit off the number.
   out = out.replace(/\b(3\d|4[0-2]),(\d)\b/g, "$1.$2");
   out = out.replace(/\b(\d{2,3}(?:\.\d)?) ?°? ?(c|f)\b/g, "$1 degrees $2");
-  out = out.replace(/\b(\d+)-(day|week|month|year)s?-old\b/g, "$1 $2 old");
+  // "self-harming", "6-week-old", "light-headed": hyphenated words as separate words, as the concepts write them.
   out = out.replace(/\bepi-?pen\b/g, "epipen");
+  out = out.replace(/([a-z0-9])-(?=[a-z0-9])/g, "$1 ");
   return out.replace(/\s+/g, " ").trim();
 }
