@@ -26,8 +26,11 @@ export const CIRCULATION_PRESENTATIONS: Presentation[] = [
         breathless(e) ||
         e.has("SUDDEN", "SEVERE");
       if (cardiacFeature) return verdict("emergency", "chest pain with features of a heart attack", "CHEST_PAIN");
-      if (e.has("REFLUX_CUE", "CHEST_WALL_CUE"))
-        return verdict("soon", "chest pain that sounds like reflux or a strain", "CHEST_PAIN");
+      if (e.has("REFLUX_CUE", "CHEST_WALL_CUE")) {
+        // A chest sore from coughing through a cold, or a mild twinge, is looked after at home.
+        const level = e.has("MILD", "COLD") ? "self_care" : "soon";
+        return verdict(level, "chest pain that sounds like reflux, a cough or a strain", "CHEST_PAIN");
+      }
       if (e.durationMinutes() >= 14 * 1440 || e.has("MILD"))
         return verdict("soon", "mild or long-standing chest pain", "CHEST_PAIN");
       return verdict("urgent", "chest pain", "CHEST_PAIN");
@@ -117,6 +120,8 @@ export const CIRCULATION_PRESENTATIONS: Presentation[] = [
         return verdict("emergency", "anaphylaxis or an adrenaline pen used", "ANAPHYLAXIS_WORD");
       if (e.has("AIRWAY_SWELLING")) return verdict("emergency", "a swelling throat or tongue", "AIRWAY_SWELLING");
       const allergic = e.has("ALLERGY_TRIGGER", "HIVES", "FACE_SWELLING");
+      if (allergic && e.has("THROAT_SWOLLEN"))
+        return verdict("emergency", "a swelling throat after an allergen", "THROAT_SWOLLEN");
       const systemic = breathless(e) || e.has("FEEL_FAINT", "FAINTED", "COLLAPSED");
       if (allergic && systemic)
         return verdict("emergency", "an allergic reaction with breathing trouble or faintness", "ALLERGY_TRIGGER");

@@ -97,6 +97,10 @@ export const LIFE_STAGE_PRESENTATIONS: Presentation[] = [
       if (hypo && e.has("UNRESPONSIVE", "SEIZURE", "HYPO_NOT_RESPONDING", "CONFUSION", "DROWSY", "COLLAPSED")) {
         return verdict("emergency", "a severe hypo", "HYPO");
       }
+      // A person with diabetes who is confused or cannot be roused needs help now, hypo or ketoacidosis.
+      if (e.has("DIABETES") && e.has("CONFUSION", "UNRESPONSIVE", "SEIZURE", "COLLAPSED")) {
+        return verdict("emergency", "a person with diabetes who is confused or unresponsive", "DIABETES");
+      }
       const ill = e.has(
         "VOMITING",
         "ABDOMINAL_PAIN",
@@ -113,7 +117,7 @@ export const LIFE_STAGE_PRESENTATIONS: Presentation[] = [
       if (e.has("KETOSIS") || (ketones !== undefined && ketones >= 1.5))
         return verdict("urgent", "raised ketones", "KETOSIS");
       if (hypo) return verdict("self_care", "a hypo to treat with fast sugar", "HYPO");
-      if (high && e.has("DIABETES")) return verdict("soon", "high blood sugar without other symptoms", "HIGH_SUGAR");
+      if (high) return verdict("soon", "high blood sugar without other symptoms", "HIGH_SUGAR");
       return null;
     },
   },

@@ -115,6 +115,7 @@ export const CONTEXT_RULES: ContextRule[] = [
       "what be|what do|what does|what is|what are|what cause|what causes",
       "what & be|do|does ~2",
       "how often|how long|how much|how many|is it safe|is it ok",
+      "is|are|does|do|can & always|usually|normally|ever ~2",
       "sign of|signs of|symptom of|symptoms of|cause of|causes of|treatment for|treatment of|treatments for",
       "dose of|dosage|dose for|side effect|side effects",
       "paper|papers|study|studies|research|article|articles|literature|evidence|trial|trials|review|guideline|guidelines",

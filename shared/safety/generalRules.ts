@@ -37,6 +37,7 @@ const SIGNS_AS_SYMPTOMS: Record<string, "self_care" | "soon"> = {
 };
 
 const WEEKS_2 = 14 * 1440;
+
 const PAIN_LIKE = [
   "PAIN_OTHER",
   "ACHES",
@@ -55,6 +56,13 @@ export function generalVerdict(e: Evidence): GeneralVerdict | null {
     ...SIGNS_AS_SYMPTOMS,
   };
   const found = Object.keys(levels).filter((id) => e.has(id));
+  if (e.has("FRACTURE_SIGNS", "URINE_RETENTION")) {
+    return {
+      level: "urgent",
+      because: "a possible broken bone or being unable to pass urine",
+      subject: e.subjectOf("FRACTURE_SIGNS", "URINE_RETENTION"),
+    };
+  }
   if (found.length === 0) return null;
   let level: GeneralVerdict["level"] = found.some((id) => levels[id] === "soon") ? "soon" : "self_care";
   let because = "everyday symptoms";

@@ -90,6 +90,14 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "one side|one-sided|left side|right side|lower left|lower right & pain*|cramp*|hurt*|ache* ~6",
   ],
   SHOULDER_TIP_PAIN: ["shoulder tip|tip of my shoulder|tip of * shoulder"],
+  /** NHS: a possible broken bone, or being unable to pass urine, needs same-day care. */
+  FRACTURE_SIGNS: [
+    "can not & put|bear|take & weight ~4",
+    "can not & walk on|stand on ~4",
+    "bone & stick* out|deformed|bent ~3",
+    "heard & crack|snap ~3",
+  ],
+  URINE_RETENTION: ["can not & pee|wee|urinate|pass urine ~3"],
   DIABETES: [
     "diabet*|insulin|type 1|type one|t1d|t1 diabetic|metformin|gliclazide",
     "blood sugar*|blood glucose|glucose|=bm|sugar level*|ketone*",
@@ -104,12 +112,12 @@ export const BODY_SIGNS: Record<string, string[]> = {
   HYPO: ["hypo|hypoglyc*|=hypos", "sugar*|glucose|=bm & low|drop*|crash* ~3"],
   HYPO_NOT_RESPONDING: [
     "not & respond* & sugar|glucose|sweet*|juice|dextrose|glucogel ~6",
-    "can not & swallow|eat|drink ~3",
+    "can not|not|refus* & swallow|eat|drink ~3",
     "glucagon",
   ],
   BACK_PAIN: ["back & pain*|hurt*|ache|aching|agony|=killing|spasm|put * out ~4", "sciatica|lumbago|slipped disc"],
   SADDLE_NUMBNESS: [
-    "numb|numbness|=numbed|tingl*|no feeling|can not feel|pins and needles & bum|buttock*|bottom|groin|genital*|saddle|privates|inner thigh*|anus|perineum|between * leg* ~6",
+    "numb|numbness|=numbed|tingl*|no feeling|can not feel|lost feeling|lose feeling|loss of feeling|no sensation|lost sensation|pins and needles & bum|buttock*|bottom|groin|genital*|saddle|privates|inner thigh*|anus|perineum|between * leg* ~6",
     "saddle anaesth*|saddle anesth*",
   ],
   BLADDER_BOWEL_LOSS: [

@@ -4,7 +4,7 @@
  */
 export const BRAIN_SIGNS: Record<string, string[]> = {
   FACE_DROOP: [
-    "face|mouth|smile|lip|eyelid & droop*|sag*|lopsid*|crooked|uneven|wonky|slip*|slump*|numb|numbness|=numbed|fall*|fell|paralys* ~5",
+    "face|mouth|smile|lip|eyelid & droop*|drop*|sag*|lopsid*|crooked|uneven|wonky|slip*|slump*|numb|numbness|=numbed|fall*|fell|paralys* ~5",
     "droop*|lopsided & face|mouth|smile|side ~4",
     "facial droop|facial weakness|facial palsy|bell's palsy",
   ],
@@ -26,7 +26,8 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
     "slur*",
     "speech & slur*|garbl*|strange|weird|funny|wrong|jumbl*|muddl*|gone|thick|odd ~5",
     "word* & wrong|jumbl*|muddl*|garbl*|nonsense|jumble|mix* up|come out|coming out ~5",
-    "can not & speak|talk|get word*|find word*|get * word* out ~4",
+    "can not & speak|talk|say ~3",
+    "can not|struggl*|trouble|hard|unable & find|get|say & word* ~4",
     "talk*|speak* & gibberish|nonsense|funny|weird|strange|drunk ~4",
     "gibberish|aphasia|dysarthria",
   ],
@@ -36,7 +37,8 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
     "blind & sudden*|one eye|suddenly|overnight|out of nowhere ~4",
     "can not & see & eye|anything|out of ~5",
     "curtain|shadow|veil & vision|eye|over ~5",
-    "vision & black|dark|blank|gone ~3",
+    "vision & black|dark|blank|gone ~6",
+    "eye & go|gone|went & dark|black|blank|blind ~3",
   ],
   DOUBLE_VISION: ["double vision|seeing double|see double"],
   FLASHES_FLOATERS: ["flash*|floater*|cobweb* & eye|vision|light*|see|seeing ~5", "new floater*"],
@@ -73,7 +75,7 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
     "found & on the floor|on the ground|on the bathroom floor ~6",
     "drop* to the floor|hit the floor|fell to the floor",
   ],
-  FAINTED: ["faint*|pass* out|black* out|blacked out|=swooned|syncope|syncopal"],
+  FAINTED: ["=fainted|=faints|=fainting|pass* out|black* out|blacked out|=swooned|syncope|syncopal"],
   FEEL_FAINT: [
     "feel*|feeling & faint|lightheaded|light-headed|dizzy|woozy ~3",
     "about to pass out|presyncope|near syncope|pre syncope",
@@ -127,7 +129,8 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
     "pillow|desk|computer|whiplash|gym",
   ],
   NON_BLANCHING_RASH: [
-    "rash|spot*|mark*|blotch* & not|still & fade|disappear|go away|blanch|see|visible ~8",
+    "rash|spot*|mark*|blotch* & not|still & fade|blanch ~6",
+    "glass|tumbler|press* & rash|spot*|mark* & not|still & fade|disappear|go away|see|visible|there ~10",
     "non blanch*|nonblanch*|non-blanch*|purpur*|petechia*",
     "purple|dark red|pin prick|pinprick & rash|spot*|blotch*|bruise* ~4",
     "rash & purple ~4",

@@ -15,6 +15,7 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
   CHEST_PRESSURE_QUALITY: [
     "chest & crush*|squeez*|heavy|heaviness|pressure|tight*|elephant|vice|clamp*|band|weight ~8",
     "elephant & sit*|sat|standing|on ~4",
+    "sit*|sat|stand*|standing|press*|weight|crush* & on & chest ~4",
   ],
   PAIN_SPREADING: [
     "spread*|radiat*|go|shoot*|travel*|move*|down|into|up & arm|arms|jaw|neck|shoulder|back ~5",
@@ -42,11 +43,12 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
     "tender & touch ~3",
     "gym|workout|lifting|lift weights|bench press|pulled a muscle|pull* & muscle ~4",
     "when & cough|sneeze|twist|move|turn ~3",
+    "from|after|with & cough*|coughing ~2",
     "=sharp & breathe in|deep breath ~5",
   ],
   PALPITATIONS: ["palpitation*", "heart & race|racing|pound*|flutter*|skip*|beat* fast|beat* really fast|irregular ~4"],
   CANT_BREATHE: [
-    "can not|unable|struggl*|hard|difficult|difficulty|trouble|fight*|labour*|labor* & breathe|breathing|air ~4",
+    "can not|unable|struggl*|hard|difficult|difficulty|trouble|fight*|labour*|labor*|barely|hardly & breathe|breathing|air ~4",
     "gasp*",
     "can not & catch|get & breathe|air ~4",
     "dyspno*|dyspnea|respiratory distress|suffocat*",
@@ -62,6 +64,7 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
   BREATHING_RED: [
     "lip*|face|tongue|finger*|skin & blue|grey|gray|purple ~4",
     "can not & speak|talk|finish|say & sentence*|word*|properly ~5",
+    "only|barely|hardly & word*|sentence* & out|get|say|speak|manage ~5",
     "rib* & suck*|pull*|sink* ~4",
     "grunt*",
     "neck & suck* ~3",
@@ -87,10 +90,12 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
   ],
   AIRWAY_SWELLING: [
     "angioedema|stridor|laryngeal oedema|laryngeal edema",
-    "throat & clos*|swell*|swollen|tight*|narrow*|block* ~4",
+    "throat & clos*|closing|tight*|narrow*|shut ~6",
     "tongue & swell*|swollen|big|thick ~4",
     "voice & hoarse|strange|change* ~3",
   ],
+  /** A swollen throat is tonsillitis as often as anaphylaxis: it counts only with an allergic trigger. */
+  THROAT_SWOLLEN: ["throat & swell*|swollen|puffy ~3"],
   FACE_SWELLING: ["lip*|face|mouth|eye*|eyelid* & swell*|swollen|puff*|balloon* ~4"],
   HIVES: ["hive*|urticaria|welt*", "rash & all over|everywhere|spread* ~4"],
   ADRENALINE_USED: ["epipen|adrenaline|epinephrine|auto injector|auto-injector"],

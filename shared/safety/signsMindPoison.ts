@@ -12,7 +12,8 @@ export const MIND_POISON_SIGNS: Record<string, string[]> = {
     "end* & it all|everything|things for good ~3",
     "=ending it|=end it ~2",
     "better off & without me|dead|if i be gone|if i was gone|if i be not here|if i was not here ~5",
-    "no reason to live|nothing to live for|no point in living|no point living|no point to life",
+    "no reason to live|nothing to live for|no point in living|no point living|no point to life|no point anymore|not see the point|what is the point",
+    "better off|happier|easier & without me|if i be dead|if i was dead|if i were dead|if i be gone|if i was gone|if i were gone ~6",
     "not want to & live|be alive|be here|go on|exist|wake up ~3",
     "can not go on|can not do this anymore|can not keep going",
     "jump off|jump in front|hang myself|hanging myself|slit my wrist*|cut my wrist*|drown myself",
@@ -24,6 +25,7 @@ export const MIND_POISON_SIGNS: Record<string, string[]> = {
     "write|wrote|writing|written & letter*|note* & family|everyone|kid*|children|wife|husband|parents|goodbye ~8",
     "give|giving|gave & away & thing*|belonging*|stuff|possession*|pet* ~5",
     "bought|buy|got & rope|gun|blade* ~4",
+    "pill*|tablet*|rope|gun|meds & ready|sorted|lined up|counted out ~3",
   ],
   /** A plan or a time chosen, which turns thoughts of suicide into intent. */
   SUICIDE_INTENT: [
