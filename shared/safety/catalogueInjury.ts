@@ -98,6 +98,13 @@ export const INJURY_PRESENTATIONS: Presentation[] = [
     guidance:
       "NHS 'When to call 999' (bleeding that will not stop) and St John Ambulance / British Red Cross severe-bleeding first aid; NHS 'Cuts and grazes': a deep or gaping cut needs same-day care; NHS 'Nosebleed': A&E after 10–15 minutes of pressure.",
     assess(e) {
+      // A nosebleed that will not stop is same-day care (NHS), not an ambulance, unless the person is faint.
+      const fromNose = e
+        .findings("MAJOR_BLEEDING")
+        .every((f) => e.findings("NOSEBLEED").some((n) => n.sentence === f.sentence));
+      if (e.has("MAJOR_BLEEDING") && fromNose && !e.has("FEEL_FAINT", "FAINTED", "COLLAPSED")) {
+        return verdict("urgent", "a nosebleed that will not stop", "NOSEBLEED");
+      }
       if (e.has("MAJOR_BLEEDING")) return verdict("emergency", "heavy bleeding that will not stop", "MAJOR_BLEEDING");
       if (e.has("DEEP_WOUND")) return verdict("urgent", "a deep or gaping wound", "DEEP_WOUND");
       if (e.has("NOSEBLEED")) {

@@ -94,11 +94,14 @@ export const LIFE_STAGE_PRESENTATIONS: Presentation[] = [
       const glucose = e.measures.glucoseMmol;
       const ketones = e.measures.ketonesMmol;
       const hypo = e.has("HYPO") || (glucose !== undefined && glucose < 4);
-      if (hypo && e.has("UNRESPONSIVE", "SEIZURE", "HYPO_NOT_RESPONDING", "CONFUSION", "DROWSY", "COLLAPSED")) {
+      if (
+        hypo &&
+        e.has("UNRESPONSIVE", "SEIZURE", "HYPO_NOT_RESPONDING", "CONFUSION", "DROWSY", "COLLAPSED", "FAINTED")
+      ) {
         return verdict("emergency", "a severe hypo", "HYPO");
       }
       // A person with diabetes who is confused or cannot be roused needs help now, hypo or ketoacidosis.
-      if (e.has("DIABETES") && e.has("CONFUSION", "UNRESPONSIVE", "SEIZURE", "COLLAPSED")) {
+      if (e.has("DIABETES") && e.has("CONFUSION", "UNRESPONSIVE", "SEIZURE", "COLLAPSED", "FAINTED")) {
         return verdict("emergency", "a person with diabetes who is confused or unresponsive", "DIABETES");
       }
       const ill = e.has(

@@ -72,13 +72,19 @@ export const CONTEXT_RULES: ContextRule[] = [
     direction: "BIDIRECTIONAL",
     scope: SENTENCE,
     patterns: [
-      "history of|past history|past medical history|medical history",
       "last year|last month|last week|years ago|year ago|many months ago|months ago|decade ago|long time ago|while back|while ago",
       "as a child|as a kid|as a teenager|as a baby|in my childhood|when i be young|when i be little|when i be a kid",
       "used to|in the past|previously|previous|prior|once had|years back|back in",
       "turn out|turned out|turn out to be|was diagnosed|be diagnosed years",
       "in 198*|in 199*|in 200*|in 201*|in 202*",
     ],
+  },
+  // medspaCy keeps "history of" forward-only: "chest pain, history of diabetes" is still chest pain now.
+  {
+    category: "HISTORICAL",
+    direction: "FORWARD",
+    scope: 12,
+    patterns: ["history of|past history|past medical history|medical history|hx of|h/o"],
   },
   // Family history: a relative's past illness or death is not a present emergency.
   {
@@ -115,6 +121,7 @@ export const CONTEXT_RULES: ContextRule[] = [
       "what be|what do|what does|what is|what are|what cause|what causes",
       "what & be|do|does ~2",
       "how often|how long|how much|how many|is it safe|is it ok",
+      "can i take|should i take|can you take|what can i take|what should i take|can i use|can i give",
       "is|are|does|do|can & always|usually|normally|ever ~2",
       "sign of|signs of|symptom of|symptoms of|cause of|causes of|treatment for|treatment of|treatments for",
       "dose of|dosage|dose for|side effect|side effects",

@@ -37,6 +37,7 @@ const SIGNS_AS_SYMPTOMS: Record<string, "self_care" | "soon"> = {
 };
 
 const WEEKS_2 = 14 * 1440;
+const BENIGN_NUMBNESS = ["NUMB_TINGLE", "LIMB_WEAKNESS"];
 
 const PAIN_LIKE = [
   "PAIN_OTHER",
@@ -55,7 +56,10 @@ export function generalVerdict(e: Evidence): GeneralVerdict | null {
     ...Object.fromEntries(Object.entries(EVERYDAY_SYMPTOMS).map(([id, entry]) => [id, entry.level])),
     ...SIGNS_AS_SYMPTOMS,
   };
-  const found = Object.keys(levels).filter((id) => e.has(id));
+  // Numbness from lying on an arm is not a nerve problem to book in for.
+  const found = Object.keys(levels).filter(
+    (id) => e.has(id) && !(BENIGN_NUMBNESS.includes(id) && e.has("LIMB_BENIGN_CUE")),
+  );
   if (e.has("FRACTURE_SIGNS", "URINE_RETENTION")) {
     return {
       level: "urgent",

@@ -76,7 +76,7 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "blood & vagina*|down below|pad*|knicker*|underwear ~5",
   ],
   HEAVY_BLOOD_LOSS: [
-    "heavy|heavily|soak*|lot of blood|gush*|pour*|clot*|through a pad|pad an hour|=haemorrhag*|=hemorrhag*",
+    "heavy|heavily|soak*|lot of blood|a lot|lots|loads|gush*|pour*|clot*|through a pad|pad an hour|=haemorrhag*|=hemorrhag*",
   ],
   FETAL_MOVEMENT_REDUCED: [
     "baby|babies & not|stop*|less|quiet*|no|hardly|barely|fewer & mov*|kick*|movement* ~5",

@@ -64,6 +64,8 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
   DROWSY: ["drows*|letharg*", "hard to wake|difficult to wake|very sleepy|really sleepy|keep* falling asleep"],
   UNRESPONSIVE: [
     "unconscious*|unresponsive|unrousable|out cold|lifeless",
+    "in and out of consciousness|drifting in and out|going in and out",
+    "not & moving|move & or|and & talk*|speak*|respond*|breath* ~3",
     "not & wake|waking|woken|respond*|react*|rouse ~3",
     "can not & wake|rouse & him|her|them|up ~4",
     "not & come round|coming round|come to ~3",

@@ -95,6 +95,7 @@ export const EVERYDAY_SYMPTOMS: Record<string, { level: "soon" | "self_care"; pa
     patterns: ["forgetful*|forgetting things|dementia", "memory & poor|bad|worse|loss|problem*|going ~3"],
   },
   BOWEL_CHANGE: { level: "soon", patterns: ["change & bowel|poo*|stool* ~3"] },
+  VOICE: { level: "self_care", patterns: ["hoarse*|lost my voice|losing my voice|croaky"] },
   TIRED: { level: "self_care", patterns: ["tired*|exhaust*|fatigue*|no energy|worn out|run down"] },
   SLEEP: { level: "self_care", patterns: ["can not sleep|insomnia|trouble sleeping|not sleeping"] },
   DIZZY: { level: "self_care", patterns: ["dizz*|lightheaded|light-headed|vertigo|room spinning"] },
@@ -128,7 +129,9 @@ export const EVERYDAY_SYMPTOMS: Record<string, { level: "soon" | "self_care"; pa
   MOOD: {
     level: "soon",
     patterns: [
-      "depress*|anxious|anxiety|panic attack*|low mood|feel* low|hopeless|worthless|burn* out|burnout|overwhelm*",
+      "feel* & down|low|empty|flat|numb inside ~2",
+      "can not enjoy|no interest in anything|lost interest|no motivation",
+      "depress*|anxious|anxiety|panic attack*|low mood|hopeless|worthless|burn* out|burnout|overwhelm*",
     ],
   },
   PALPITATIONS_MILD: { level: "soon", patterns: ["palpitation*|heart & flutter*|skip*|race|racing ~3"] },

@@ -92,7 +92,6 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
     "angioedema|stridor|laryngeal oedema|laryngeal edema",
     "throat & clos*|closing|tight*|narrow*|shut ~6",
     "tongue & swell*|swollen|big|thick ~4",
-    "voice & hoarse|strange|change* ~3",
   ],
   /** A swollen throat is tonsillitis as often as anaphylaxis: it counts only with an allergic trigger. */
   THROAT_SWOLLEN: ["throat & swell*|swollen|puffy ~3"],

@@ -7,6 +7,7 @@
 export const MIND_POISON_SIGNS: Record<string, string[]> = {
   SUICIDAL_THOUGHTS: [
     "kill myself|end my life|end my own life|take my life|take my own life|killing myself|ending my life",
+    "kill himself|kill herself|kill themselves|killing himself|killing herself|end his life|end her life|take his own life|take her own life",
     "suicid*",
     "want|wanna|wish & die|be dead|not be here|not exist|not wake up|not to wake up|disappear forever ~4",
     "end* & it all|everything|things for good ~3",
