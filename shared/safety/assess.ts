@@ -97,3 +97,9 @@ export function triageAdvice(triage: Triage): string | null {
     triage.presentations.map((p) => p.id as Presentation["id"]),
   );
 }
+
+// The first few messages through a fresh process run cold (JIT, caches); a handful at load keeps the
+// first chat turn as fast as the rest (about 1–2 ms a message once warm).
+for (const text of ["I can't breathe and my chest hurts", "what is the dose of paracetamol?", "my baby has a fever"]) {
+  assessMessage(text);
+}

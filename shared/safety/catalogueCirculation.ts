@@ -26,11 +26,9 @@ export const CIRCULATION_PRESENTATIONS: Presentation[] = [
         breathless(e) ||
         e.has("SUDDEN", "SEVERE");
       if (cardiacFeature) return verdict("emergency", "chest pain with features of a heart attack", "CHEST_PAIN");
-      if (e.has("REFLUX_CUE", "CHEST_WALL_CUE")) {
-        // A chest sore from coughing through a cold, or a mild twinge, is looked after at home.
-        const level = e.has("MILD", "COLD") ? "self_care" : "soon";
-        return verdict(level, "chest pain that sounds like reflux, a cough or a strain", "CHEST_PAIN");
-      }
+      // Reflux, a strain or a cough without any heart-attack feature: not this presentation; the
+      // general rules give it self-care or a GP visit.
+      if (e.has("REFLUX_CUE", "CHEST_WALL_CUE")) return null;
       if (e.durationMinutes() >= 14 * 1440 || e.has("MILD"))
         return verdict("soon", "mild or long-standing chest pain", "CHEST_PAIN");
       return verdict("urgent", "chest pain", "CHEST_PAIN");
@@ -93,6 +91,8 @@ export const CIRCULATION_PRESENTATIONS: Presentation[] = [
         return verdict(severe ? "emergency" : "urgent", "an asthma attack", "ASTHMA_ATTACK");
       }
       const exertion = e.has("BREATH_EXERTION_CUE");
+      // Out of breath after running and fine again: ordinary exertion.
+      if (exertion && e.has("RECOVERED") && !e.has("SUDDEN", "SEVERE", "BREATHING_RED")) return null;
       if (e.has("CANT_BREATHE")) {
         if (exertion && !e.has("SUDDEN", "SEVERE"))
           return verdict("soon", "breathlessness on exertion", "CANT_BREATHE");

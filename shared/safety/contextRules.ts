@@ -156,7 +156,7 @@ export const CONTEXT_RULES: ContextRule[] = [
     direction: "NONE",
     scope: 0,
     patterns: [
-      "but|however|nevertheless|except|though|although|yet|whereas|apart from|aside from",
+      "but|however|nevertheless|except|though|although|yet|whereas|apart from|aside from|other than|just|only",
       "secondary to|because|cause for|source of|consistent with",
       "and i|and my|and he|and she|and now|and today|and they|and it|so i|then i|, i|, my|, he|, she|, it|which|, which",
     ],

@@ -26,6 +26,7 @@ const SIGNS_AS_SYMPTOMS: Record<string, "self_care" | "soon"> = {
   STIFF_NECK: "self_care",
   HIVES: "self_care",
   FEEL_FAINT: "self_care",
+  CHEST_PAIN: "soon",
   LIMB_BENIGN_CUE: "self_care",
   WHEEZE: "soon",
   BLURRED_VISION: "soon",
@@ -69,6 +70,14 @@ export function generalVerdict(e: Evidence): GeneralVerdict | null {
   }
   if (found.length === 0) return null;
   let level: GeneralVerdict["level"] = found.some((id) => levels[id] === "soon") ? "soon" : "self_care";
+  // A chest sore from coughing through a cold, or a mild twinge, is looked after at home (NHS "Chest pain").
+  if (
+    found.includes("CHEST_PAIN") &&
+    e.has("MILD", "COLD") &&
+    !found.some((id) => id !== "CHEST_PAIN" && levels[id] === "soon")
+  ) {
+    level = "self_care";
+  }
   let because = "everyday symptoms";
   const severe = found.some((id) => e.near(id, "SEVERE_STRONG", 0));
   if (severe) {

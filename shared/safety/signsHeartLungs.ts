@@ -15,7 +15,7 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
   CHEST_PRESSURE_QUALITY: [
     "chest & crush*|squeez*|heavy|heaviness|pressure|tight*|elephant|vice|clamp*|band|weight ~8",
     "elephant & sit*|sat|standing|on ~4",
-    "sit*|sat|stand*|standing|press*|weight|crush* & on & chest ~4",
+    "sit*|sat|stand*|standing|=pressing|weight|crush* & on & chest ~4",
   ],
   PAIN_SPREADING: [
     "spread*|radiat*|go|shoot*|travel*|move*|down|into|up & arm|arms|jaw|neck|shoulder|back ~5",
