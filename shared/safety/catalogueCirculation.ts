@@ -49,9 +49,12 @@ export const CIRCULATION_PRESENTATIONS: Presentation[] = [
     guidance:
       "NHS and Stroke Association FAST (face, arms, speech, time to call 999); NICE NG128: symptoms that have fully resolved (TIA) need specialist assessment within 24 hours; NHS 'Subarachnoid haemorrhage': a sudden, worst-ever headache.",
     assess(e) {
+      // Weakness in both legs is a spinal sign (cauda equina), not a one-sided stroke sign.
+      const sameSentence = (concept: string, sentence: number) =>
+        e.findings(concept).some((c) => c.sentence === sentence);
       const limb = e
         .findings("LIMB_WEAKNESS")
-        .some((finding) => !e.findings("LIMB_BENIGN_CUE").some((cue) => cue.sentence === finding.sentence));
+        .some((f) => !sameSentence("LIMB_BENIGN_CUE", f.sentence) && !sameSentence("BOTH_LEGS_WEAK", f.sentence));
       const fast = e.has("FACE_DROOP", "SPEECH_PROBLEM") || limb;
       if (fast && e.has("RECOVERED") && !e.has("SUDDEN")) {
         return verdict("urgent", "stroke signs that have passed (possible TIA)", "FACE_DROOP");

@@ -7,6 +7,7 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "fever*|febrile|pyrex*|feverish",
     "temperature & high|raised|spik*|hot|went up|over ~3",
     "burn* up|burning up",
+    "have|has|had|got|running|=with & a temperature ~1",
     "hot & to touch|to the touch ~3",
   ],
   SHIVERING: ["shiver*|rigor*|uncontrollable shaking|teeth chatter*", "shaking & cold|chill* ~4"],
@@ -107,7 +108,7 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "ketoacidosis|diabetic ketoacidosis",
     "ketone* & high|moderate|large|over ~4",
     "fruity|pear drop*|acetone|nail varnish & breath*|smell* ~4",
-    "deep & breath* ~3",
+    "deep* & breath* ~3",
   ],
   HYPO: ["hypo|hypoglyc*|=hypos", "sugar*|glucose|=bm & low|drop*|crash* ~3"],
   HYPO_NOT_RESPONDING: [
@@ -115,7 +116,10 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "can not|not|refus* & swallow|eat|drink ~3",
     "glucagon",
   ],
-  BACK_PAIN: ["back & pain*|hurt*|ache|aching|agony|=killing|spasm|put * out ~4", "sciatica|lumbago|slipped disc"],
+  BACK_PAIN: [
+    "back & pain*|hurt*|ache|aching|agony|=killing|spasm|bad|playing up|put * out ~4",
+    "sciatica|lumbago|slipped disc",
+  ],
   SADDLE_NUMBNESS: [
     "numb|numbness|=numbed|tingl*|no feeling|can not feel|lost feeling|lose feeling|loss of feeling|no sensation|lost sensation|pins and needles & bum|buttock*|bottom|groin|genital*|saddle|privates|inner thigh*|anus|perineum|between * leg* ~6",
     "saddle anaesth*|saddle anesth*",
@@ -125,6 +129,7 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "can not & pee|wee|urinate|pass urine|pass water|poo ~3",
     "wet myself|wet * self|incontinen*|pee* myself|poo* myself|leak* urine",
     "can not feel & pee|wee|poo|bladder ~5",
+    "can not & tell|feel|sense & need & pee|wee|toilet|poo ~6",
   ],
   BOTH_LEGS_WEAK: [
     "both & leg* & weak*|numb|numbness|=numbed|give way|giving way|tingl* ~6",
@@ -147,7 +152,7 @@ export const BODY_SIGNS: Record<string, string[]> = {
   BURN: [
     "burn*|=burnt|scald* & kettle|hot|oven|iron|pan|water|tea|coffee|fire|stove|chemical|acid|bleach|flame*|candle|hob|grill|boiling|steam|electric*|firework*|bbq|barbecue|straightener*|radiator ~8",
     "scald*",
-    "hot|boiling & tea|coffee|water|oil|drink|soup|milk & spill*|pull*|knock*|pour*|over|splash* ~6",
+    "hot|boiling & tea|coffee|water|oil|drink|soup|milk & spill*|pull*|knock*|pour*|over|on|splash* ~6",
     "blister* & hot|boiling|oven|iron|kettle|fire|stove ~8",
     "burn*|=burnt & blister*|peel*|white|charred|leathery|skin came off ~5",
     "=burnt|=burned & hand|arm|leg|face|foot|finger*|chest|back|skin|himself|herself|myself ~4",
@@ -163,7 +168,8 @@ export const BODY_SIGNS: Record<string, string[]> = {
   CO_SOURCE: [
     "carbon monoxide|co alarm|co detector",
     "alarm|detector & beep*|go off|went off|going off|sound* & carbon|monoxide|co ~6",
-    "boiler|gas fire|gas heater|heater|generator|gas stove|fumes|exhaust|wood burner|log burner|paraffin & faulty|leak*|flame|yellow|orange|smell* ~8",
+    "boiler|gas fire|gas heater|heater|generator|gas stove|fumes|exhaust|wood burner|log burner|paraffin & faulty|leak*|flame|yellow|orange|smell*|new|installed|old|serviced ~8",
+    "all & headache* & kids|family|children|everyone|us|we ~6",
     "everyone|whole family|all of us|both of us|we all|the kids & headache*|dizzy ~8",
     "better & outside|out of the house|away from home|at work|leave the house ~6",
   ],

@@ -87,7 +87,7 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
     "fit & have|had|having|another|first|into|=a & shak*|jerk*|floor|foam*|eye* ~6",
     "have|had|having|another|first|=fits & =fit|=fits ~2",
     "=fitting",
-    "shak*|jerk* & uncontroll*|whole body|all over|stiff & not respond*|eyes|rolled|floor ~8",
+    "shak*|jerk* & uncontroll*|whole body|all over|stiff|not respond*|unresponsive|eyes|rolled|floor ~8",
     "foam* at the mouth",
   ],
   /** "My seizure medication", "anti-seizure drugs": a medicine, not an event. */
@@ -109,7 +109,7 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
   ],
   HEAD_INJURY: [
     "hit|bang*|bump*|knock*|smack*|whack*|strike|struck|land* on|slam* & head ~5",
-    "head injury|head injuries|head trauma|concuss*|skull fracture",
+    "head injury|head injuries|head trauma|concuss*|skull fracture|knocked out|knocked unconscious",
     "fell|fall|fallen|fell off|fell down & head ~6",
   ],
   HEAD_INJURY_RED: [

@@ -148,7 +148,7 @@ export const EVERYDAY_SYMPTOMS: Record<string, { level: "soon" | "self_care"; pa
 export const BLOCKERS: Record<string, string[]> = {
   IDIOM: [
     "give*|gave|giving|nearly|almost|about to|going to & heart attack ~3",
-    "kill me|will kill me|going to kill me|gonna kill me|would kill me|murder me",
+    "=kill me|will kill me|going to kill me|gonna kill me|would kill me|murder me",
     "dying to|dying for|die of boredom|bored to death|die of embarrassment|die laughing|died laughing|to die for|dying of boredom",
     "pain in the neck|pain in the butt|pain in the arse|pain in the ass",
     "took my breath away|breathtaking|heartbroken|broken heart|heartache",

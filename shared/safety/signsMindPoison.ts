@@ -17,6 +17,8 @@ export const MIND_POISON_SIGNS: Record<string, string[]> = {
     "better off|happier|easier & without me|if i be dead|if i was dead|if i were dead|if i be gone|if i was gone|if i were gone ~6",
     "not want to & live|be alive|be here|go on|exist|wake up ~3",
     "can not go on|can not do this anymore|can not keep going",
+    "want & it all to stop|everything to stop|it to end|it all to end ~2",
+    "=going to|=gonna|will & take|swallow & all my|all the|whole & pill*|tablet*|meds|paracetamol ~5",
     "jump off|jump in front|hang myself|hanging myself|slit my wrist*|cut my wrist*|drown myself",
   ],
   /** The means gathered or a goodbye: NHS and 988 treat these as an emergency on their own. */
