@@ -1,6 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import { ChatRequestSchema, FinishReasonSchema, UsageSchema } from "../conversations/schemas";
 import { Text } from "../core/text";
+import { TriageSchema } from "../safety/assess";
 import { UrgentNoticeSchema } from "../safety/triage";
 import { defineTool } from "../tools/types";
 import { startTurn } from "./turn/start";
@@ -38,9 +39,10 @@ export const healthChatTool = defineTool({
     usage: UsageSchema,
     finish_reason: FinishReasonSchema,
     message_id: T.String({ description: "The stored assistant message." }),
+    triage: TriageSchema,
     urgent: T.Union([UrgentNoticeSchema, T.Null()], {
       description:
-        "Red-flag signs found in the message (or a recorded entry), with urgent-care advice; the text begins with it.",
+        "Derived from `triage` from `urgent` up (or a recorded entry's red-flag sign), with the advice the text begins with.",
     }),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -51,7 +53,7 @@ export const healthChatTool = defineTool({
     const { message, ...reply } = await turn.reply();
     return { ...reply, message_id: message.id };
   },
-  // The advice leads the text already; the signs are named once more so no client drops them.
+  // The advice leads the text already; the level and signs are named once more so no client drops them.
   render: (r) =>
-    `${r.urgent ? `URGENT: ${r.urgent.signs.map((sign) => sign.label).join("; ")}.\n\n` : ""}${r.text}\n\n(chat_id ${r.chat_id}, model ${r.model})`,
+    `${r.urgent ? `URGENT: ${r.urgent.signs.map((sign) => sign.label).join("; ")}.\n` : ""}Triage: ${r.triage.level}.\n\n${r.text}\n\n(chat_id ${r.chat_id}, model ${r.model})`,
 });

@@ -1,5 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { Text } from "../core/text";
+import { TriageSchema } from "../safety/assess";
 import { UrgentNoticeSchema } from "../safety/triage";
 
 /** Shapes of the health chat: the request (spec 4.2), the JSON reply (2.6), stored conversations. */
@@ -94,9 +95,10 @@ export const ChatReplySchema = T.Object({
   model: T.String({ description: "The model that answered (after routing)." }),
   usage: UsageSchema,
   finish_reason: FinishReasonSchema,
+  triage: TriageSchema,
   urgent: T.Union([UrgentNoticeSchema, T.Null()], {
     description:
-      "Red-flag signs the service's own check found in the message (or in an entry the chat recorded), with urgent-care advice; `text` begins with that advice. Null when none.",
+      "Kept for compatibility, derived from `triage`: when its level is `urgent` or `emergency` (or an entry the chat recorded has a red-flag sign), the presentations found with the advice; `text` begins with that advice. Null otherwise.",
   }),
   message: UIMessageSchema,
 });

@@ -23,8 +23,9 @@ export const CATALOGUE: Presentation[] = [
   ...LIFE_STAGE_PRESENTATIONS,
 ];
 
+// Spelled out (not mapped from TRIAGE_LEVELS) so the type is a union of literals, not of an array.
 const LevelSchema = T.Union(
-  TRIAGE_LEVELS.map((level) => T.Literal(level)),
+  [T.Literal("emergency"), T.Literal("urgent"), T.Literal("soon"), T.Literal("self_care"), T.Literal("none")],
   {
     description:
       "emergency: call the emergency number now; urgent: same-day care (urgent care, A&E/ER, out-of-hours); soon: see a doctor within days; self_care: look after it at home; none: not a report of current symptoms.",

@@ -36,7 +36,9 @@ beforeAll(async () => {
     },
   };
   const app = createApp(deps).listen({ hostname: "127.0.0.1", port });
-  stop = () => app.stop(true);
+  stop = async () => {
+    await app.stop(true);
+  };
   accounts = createApp(base);
   user = await webUser(accounts, base);
 });

@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { UIMessageChunk } from "ai";
 import { createApp } from "../../api/app";
-import { noticeTracker } from "../../shared/chat/turn/urgent";
+import { noticeTracker, safetyOf } from "../../shared/chat/turn/urgent";
 import { closeDeps, createDeps, type Deps } from "../../shared/context/deps";
 import type { ChatReply } from "../../shared/conversations/schemas";
 import type { Env } from "../../shared/core/env";
 import { addEntry, createLog } from "../../shared/health/logs";
+import { assessMessage } from "../../shared/safety/assess";
+import { atLeast, type TriageLevel } from "../../shared/safety/levels";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { openaiReplayEnv, type ProviderReplay, startProviderReplay } from "../fixtures/providers/replayServer";
-import bank from "../fixtures/safety/red-flags.json";
+import development from "../fixtures/triage/development.json";
 import { sendWithTransport } from "../helpers/chat";
 import { healthAccount } from "../helpers/health";
 import { call, json, type TestApp } from "../helpers/http";
@@ -16,9 +18,9 @@ import { testDeps, testLog } from "../helpers/infra";
 import { startUpstreamFixtures, type UpstreamFixtures, upstreamEnv } from "../helpers/upstream";
 
 /**
- * The red-flag check through the whole chat path, with the offline model and with a provider
- * replaying OpenAI's wire format: the notice comes first in the stream, the JSON reply, the stored
- * message and the MCP result, and the model's answer still follows it.
+ * The triage through the whole chat path, with the offline model and with a provider replaying
+ * OpenAI's wire format: the level and (from `urgent` up) the notice come first in the stream, the
+ * JSON reply, the stored message and the MCP result, and the model's answer still follows them.
  */
 let deps: Deps;
 let app: TestApp;
@@ -61,31 +63,40 @@ const ask = async (key: string, message: string) => {
 };
 const firstTextIndex = (chunks: UIMessageChunk[]) => chunks.findIndex((chunk) => chunk.type.startsWith("text-"));
 
-describe("the urgent notice with the offline model", () => {
-  test("streamed: a data-urgent part before any text, then the advice, then the answer", async () => {
+/** Every tenth message of the development bank: what the API reports must be the engine's verdict. */
+const SLICE = development.messages.filter((_, index) => index % 10 === 0);
+const expected = (text: string) => assessMessage(text).level;
+
+describe("the triage with the offline model", () => {
+  test("streamed: a data-triage part, then data-urgent, before any text; then the advice, then the answer", async () => {
     const { chunks, message } = await sendWithTransport(app, offlineKey, { message: MENINGITIS });
+    const triage = chunks.findIndex((chunk) => chunk.type === "data-triage");
     const urgent = chunks.findIndex((chunk) => chunk.type === "data-urgent");
-    expect(urgent).toBeGreaterThan(-1);
+    expect(triage).toBeGreaterThan(-1);
+    expect(triage).toBeLessThan(urgent);
     expect(urgent).toBeLessThan(firstTextIndex(chunks));
     const parts = message?.parts ?? [];
-    expect(parts[0]).toMatchObject({
+    expect(parts[0]).toMatchObject({ type: "data-triage", data: { level: "emergency" } });
+    expect(parts[1]).toMatchObject({
       type: "data-urgent",
-      data: { source: "message", signs: [{ category: "meningitis" }] },
+      data: { source: "message", signs: expect.arrayContaining([expect.objectContaining({ category: "meningitis" })]) },
     });
-    expect(parts[1]).toMatchObject({ type: "text", text: expect.stringMatching(/^Please seek urgent care\./) });
+    expect(parts[2]).toMatchObject({ type: "text", text: expect.stringMatching(/^This could be an emergency/) });
     // The assistant's own answer still follows.
     expect(parts.filter((part) => part.type === "text").length).toBeGreaterThan(1);
   });
 
-  test("JSON reply, stored message and MCP health_chat carry it; a plain question carries none", async () => {
+  test("JSON reply, stored message and MCP health_chat carry the level; a plain question is `none`", async () => {
     const reply = await ask(offlineKey, MENINGITIS);
-    expect(reply.urgent?.signs.map((sign) => sign.category)).toEqual(["meningitis"]);
+    expect(reply.triage.level).toBe("emergency");
+    expect(reply.urgent?.signs.map((sign) => sign.category)).toContain("meningitis");
     expect(reply.text.startsWith(reply.urgent?.advice ?? "-")).toBe(true);
-    const stored = await json<{ messages: { parts: { type: string }[] }[] }>(
+    const stored = await json<{ messages: { parts: { type: string; data?: { level?: string } }[] }[] }>(
       await call(app, `/api/v1/health/chat/${reply.chat_id}`, { key: offlineKey }),
     );
-    expect(stored.messages.at(-1)?.parts[0]?.type).toBe("data-urgent");
+    expect(stored.messages.at(-1)?.parts[0]).toMatchObject({ type: "data-triage", data: { level: "emergency" } });
     const plain = await ask(offlineKey, "What are the side effects of aspirin?");
+    expect(plain.triage.level).toBe("none");
     expect(plain.urgent).toBeNull();
     expect(plain.message.parts.some((part) => part.type === "data-urgent")).toBe(false);
     const mcp = await call(app, "/api/mcp", {
@@ -100,18 +111,23 @@ describe("the urgent notice with the offline model", () => {
       },
     });
     const result = (await json<{ result: { structuredContent: ChatReply; content: { text: string }[] } }>(mcp)).result;
-    expect(result.structuredContent.urgent?.signs.map((sign) => sign.category)).toEqual(["self_harm"]);
-    expect(result.content[0]?.text).toStartWith("URGENT: Thoughts of suicide or self-harm.");
+    expect(result.structuredContent.triage.level).toBe("emergency");
+    expect(result.structuredContent.urgent?.signs.map((sign) => sign.category)).toEqual(["suicide_self_harm"]);
+    expect(result.content[0]?.text).toStartWith("URGENT: Thoughts of suicide or self-harm.\nTriage: emergency.");
     expect(result.structuredContent.text).toContain("988");
   });
 
-  test("the whole red-flag bank through the API: each message's notice has exactly its categories", async () => {
+  test("a slice of the development bank through the API: the engine's level, and the notice exactly from urgent up", async () => {
     const wrong: string[] = [];
-    for (let i = 0; i < bank.messages.length; i += 8) {
+    for (let i = 0; i < SLICE.length; i += 8) {
       await Promise.all(
-        bank.messages.slice(i, i + 8).map(async ({ message, categories }) => {
-          const got = [...new Set((await ask(offlineKey, message)).urgent?.signs.map((sign) => sign.category) ?? [])];
-          if (got.sort().join() !== [...categories].sort().join()) wrong.push(`${message}: ${got.join()}`);
+        SLICE.slice(i, i + 8).map(async ({ text }) => {
+          const reply = await ask(offlineKey, text);
+          const level = expected(text);
+          const noticed = reply.urgent !== null;
+          if (reply.triage.level !== level || noticed !== atLeast(level, "urgent")) {
+            wrong.push(`${text}: ${reply.triage.level}, notice ${noticed}`);
+          }
         }),
       );
     }
@@ -119,35 +135,38 @@ describe("the urgent notice with the offline model", () => {
   });
 });
 
-describe("the urgent notice with a provider", () => {
-  test("the provider's text cannot hide it: notice and advice first, the instructions say so, the answer kept", async () => {
+describe("the triage with a provider", () => {
+  test("the provider's text cannot hide it: level, notice and advice first, the instructions say so, the answer kept", async () => {
     const seen = openai.requests.length;
     const { chunks, message } = await sendWithTransport(providerApp, providerKey, {
       message: "crushing chest pain and I can't breathe",
       model: "gpt-4.1-mini",
     });
+    expect(chunks.findIndex((chunk) => chunk.type === "data-triage")).toBe(
+      chunks.findIndex((chunk) => chunk.type.startsWith("data-")),
+    );
     expect(chunks.findIndex((chunk) => chunk.type === "data-urgent")).toBeLessThan(firstTextIndex(chunks));
     const texts = (message?.parts ?? []).flatMap((part) => (part.type === "text" ? [part.text] : []));
-    expect(texts[0]).toStartWith("Please seek urgent care.");
+    expect(texts[0]).toStartWith("This could be an emergency");
     expect(texts.at(-1)).toContain("Aspirin (RxNorm RxCUI 1191)");
     const instructions = JSON.stringify(openai.requests[seen]?.body);
-    expect(instructions).toContain("red-flag signs in this message: Chest pain or pressure; Difficulty breathing");
+    expect(instructions).toContain("The service's safety check rated this message emergency");
   });
 
-  test("a slice of the bank through the provider: the same notices as with the offline model", async () => {
-    const slice = bank.messages.filter((_, index) => index % 6 === 0);
-    expect(slice.some((entry) => entry.categories.length === 0)).toBe(true);
+  test("a slice of the bank through the provider: the same levels as with the offline model", async () => {
+    const slice = SLICE.filter((_, index) => index % 3 === 0);
+    expect(slice.some((entry) => entry.level === "none")).toBe(true);
     const wrong: string[] = [];
-    for (const { message, categories } of slice) {
+    for (const { text } of slice) {
       const response = await call(providerApp, "/api/v1/health/chat", {
         method: "POST",
         key: providerKey,
-        body: { message, model: "gpt-4.1-mini" },
+        body: { message: text, model: "gpt-4.1-mini" },
       });
       const reply = await json<ChatReply>(response);
-      const got = [...new Set(reply.urgent?.signs.map((sign) => sign.category) ?? [])].sort().join();
-      const leads = reply.urgent ? reply.text.startsWith(reply.urgent.advice) : !reply.text.startsWith("Please seek");
-      if (got !== [...categories].sort().join() || !leads) wrong.push(`${message}: ${got}`);
+      const level: TriageLevel = expected(text);
+      const leads = reply.urgent ? reply.text.startsWith(reply.urgent.advice) : true;
+      if (reply.triage.level !== level || !leads) wrong.push(`${text}: ${reply.triage.level}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -159,8 +178,9 @@ describe("an entry the chat records", () => {
     const ctx = { sql: deps.sql, accountId: account.accountId };
     const log = await createLog(ctx, { title: "This week", kind: "acute" });
     const entry = await addEntry(ctx, { logId: log.id, entry: { symptoms: ["chest_pain"], severity: 7 } });
-    const tracker = noticeTracker(ctx, null);
-    expect(tracker.opening()).toEqual([]);
+    const quietTurn = safetyOf({ level: "none", presentations: [], reason: "a request" });
+    const tracker = noticeTracker(ctx, quietTurn);
+    expect(tracker.opening().map((chunk) => chunk.type)).toEqual(["data-triage"]);
     const input = { trackerId: log.id, entry: { symptoms: ["chest_pain"] } };
     expect(
       tracker.after({ type: "tool-input-available", toolCallId: "c1", toolName: "add_health_log_entry", input }),
@@ -173,6 +193,7 @@ describe("an entry the chat records", () => {
       { type: "text", text: "Saved." },
     ]);
     expect(stored.map((part) => part.type)).toEqual([
+      "data-triage",
       "step-start",
       "tool-add_health_log_entry",
       "data-urgent",
@@ -181,7 +202,7 @@ describe("an entry the chat records", () => {
     ]);
     // A mild entry adds nothing.
     const mild = await addEntry(ctx, { logId: log.id, entry: { symptoms: ["headache"] } });
-    const quiet = noticeTracker(ctx, null);
+    const quiet = noticeTracker(ctx, quietTurn);
     quiet.after({ type: "tool-input-available", toolCallId: "c2", toolName: "add_health_log_entry", input });
     expect(await quiet.after({ type: "tool-output-available", toolCallId: "c2", output: mild })).toEqual([]);
   });

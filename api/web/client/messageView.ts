@@ -30,6 +30,27 @@ function urgentBlock(data: UrgentData, live: boolean): HTMLElement {
   );
 }
 
+/** The `data-triage` part: the level the server's triage gave the message, sent first. */
+export interface TriageData {
+  level: "emergency" | "urgent" | "soon" | "self_care" | "none";
+  reason: string;
+}
+
+const LEVEL_WORDS: Record<TriageData["level"], string> = {
+  emergency: "Emergency: call your emergency number now",
+  urgent: "Urgent: get medical care today",
+  soon: "See a doctor within a few days",
+  self_care: "Self-care",
+  none: "",
+};
+
+/** The level as a short labelled line above the reply (nothing for `none`: not a report of symptoms). */
+function triageLine(data: TriageData): HTMLElement | null {
+  const words = LEVEL_WORDS[data.level];
+  if (!words) return null;
+  return h("p", { class: `triage-level triage-${data.level}`, "data-level": data.level }, `Triage: ${words}`);
+}
+
 /** A stored message as the API returns it (the AI SDK's UIMessage). */
 export interface StoredMessage {
   id: string;
@@ -105,6 +126,13 @@ export class AssistantView {
     (this.sources.parentElement as HTMLElement).hidden = false;
   }
 
+  /** Shows the triage level above everything else in the reply. */
+  triagePart(data: TriageData): void {
+    this.urgent.querySelector(".triage-level")?.remove();
+    const line = triageLine(data);
+    if (line) this.urgent.prepend(line);
+  }
+
   /** Shows an urgent part above the text; one with the same id (`urgent-message`, `urgent-entry`) replaces it. */
   urgentPart(id: string, data: UrgentData, live = true): void {
     const block = urgentBlock(data, live);
@@ -143,6 +171,9 @@ export class AssistantView {
       case "tool-output-error":
         this.tools.get(id)?.error(String(chunk.errorText));
         break;
+      case "data-triage":
+        if (chunk.data) this.triagePart(chunk.data as TriageData);
+        break;
       case "data-urgent":
         if (chunk.data) this.urgentPart(id, chunk.data as UrgentData);
         break;
@@ -171,6 +202,8 @@ export class AssistantView {
           view.apply({ type: "tool-output-available", toolCallId, output: part.output });
       } else if (part.type === "source-url") {
         view.apply(part);
+      } else if (part.type === "data-triage" && part.data) {
+        view.triagePart(part.data as TriageData);
       } else if (part.type === "data-urgent" && part.data) {
         view.urgentPart(String(part.id ?? "urgent"), part.data as UrgentData, false);
       }

@@ -1,15 +1,15 @@
 import type { Profile } from "../../health/schemas";
-import type { UrgentNotice } from "../../safety/triage";
+import type { TurnSafety } from "./urgent";
 
 /**
  * The health assistant's instructions, in one place and versioned: every stored assistant message
  * records the version it was answered with. The profile is included only with consent.
  */
-export const PROMPT_VERSION = "health-2";
+export const PROMPT_VERSION = "health-3";
 
 export function healthInstructions(
   profile: Profile | undefined,
-  notice: UrgentNotice | null = null,
+  safety: TurnSafety | null = null,
   today = new Date(),
 ): string {
   const lines = [
@@ -20,9 +20,14 @@ export function healthInstructions(
     "Be brief and plain. Say when you do not know.",
     `Today is ${today.toISOString().slice(0, 10)}.`,
   ];
+  const notice = safety?.notice;
   if (notice) {
     lines.push(
-      `The service's safety check found red-flag signs in this message: ${notice.signs.map((sign) => sign.label).join("; ")}. The person has already been shown urgent-care advice at the top of your reply. Begin your reply by telling them to seek urgent care now; never suggest waiting, then answer briefly.`,
+      `The service's safety check rated this message ${safety.triage.level} (${notice.signs.map((sign) => sign.label).join("; ")}). The person has already been shown that advice at the top of your reply. Begin your reply by telling them to seek care now as advised; never suggest waiting, then answer briefly.`,
+    );
+  } else if (safety?.advice) {
+    lines.push(
+      `The service's safety check rated this message ${safety.triage.level}; the person has been shown: "${safety.advice}" Do not contradict it.`,
     );
   }
   if (profile?.consentGiven) {

@@ -4,7 +4,7 @@ import { AppError } from "../../core/errors";
 import { unavailable } from "../../core/unavailable";
 import type { Sql } from "../../db/sql";
 import type { ChatTurn } from "../../jobs/payloads/chatTurn";
-import { noticeOf } from "./urgent";
+import { noticeOf, triageOf } from "./urgent";
 
 /** A turn's reply has an id derived from the turn's, so every attempt and every reader agree on it. */
 export function replyIdFor(turnId: string): string {
@@ -41,6 +41,8 @@ export async function replyOf(ctx: { sql: Sql }, turn: ChatTurn): Promise<ChatRe
     model: metadata.model ?? turn.modelId,
     usage: metadata.usage ?? { inputTokens: null, outputTokens: null, totalTokens: null },
     finish_reason: (metadata.finishReason ?? "other") as ChatReply["finish_reason"],
+    // A reply stored before turns were triaged has no level: it was not a report the check rated.
+    triage: triageOf(message) ?? { level: "none", presentations: [], reason: "Not triaged." },
     urgent: noticeOf(message),
     message,
   };

@@ -10,7 +10,6 @@ import type { Profile } from "../../health/schemas";
 import type { ChatTurn } from "../../jobs/payloads/chatTurn";
 import { languageModelFor } from "../../llm/languageModels";
 import type { ModelEntry } from "../../llm/models";
-import type { UrgentNotice } from "../../safety/triage";
 import { toAiSdkTools } from "../../tools/aiSdk";
 import { CHAT_TOOLS } from "../../tools/chatTools";
 import { clearActive } from "./active";
@@ -18,7 +17,7 @@ import { attachmentParts } from "./attachments";
 import { healthInstructions, PROMPT_VERSION } from "./prompt";
 import { replyIdFor, replyMessage } from "./reply";
 import { awaitStored } from "./stored";
-import { messageNotice, noticeTracker } from "./urgent";
+import { messageSafety, noticeTracker, type TurnSafety } from "./urgent";
 import { offlineVocabulary } from "./vocabulary";
 
 /** Steps a turn may take (tool calls and answers); the offline model takes at most four. */
@@ -53,9 +52,9 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
   }
   const model = modelOf(deps, turn);
   // The red-flag check runs before any model, whatever the model (docs/safety.md).
-  const notice = messageNotice(read.history, turn.turnId);
-  const stream = await streamAnswer(deps, turn, model, read, notice);
-  const answer = await relayAnswer(deps, turn, publisher, started, stream, notice);
+  const safety = messageSafety(read.history, turn.turnId);
+  const stream = await streamAnswer(deps, turn, model, read, safety);
+  const answer = await relayAnswer(deps, turn, publisher, started, stream, safety);
   const reply = replyMessage(turn.turnId, answer.parts, {
     model: model.id,
     usage: answer.usage,
@@ -110,12 +109,12 @@ async function streamAnswer(
   turn: ChatTurn,
   model: ModelEntry,
   conversation: Conversation,
-  notice: UrgentNotice | null,
+  safety: TurnSafety,
 ) {
   const input = await toModelInput(deps, turn.accountId, conversation.history, model.inputModalities.includes("pdf"));
   return streamText({
     model: languageModelFor(model, deps.env, offlineVocabulary(deps)),
-    instructions: healthInstructions(conversation.profile, notice),
+    instructions: healthInstructions(conversation.profile, safety),
     messages: await convertToModelMessages(input),
     tools: toAiSdkTools(CHAT_TOOLS, contextFor(deps, turn.turnId, callerOf(turn))),
     stopWhen: isStepCount(MAX_STEPS),
@@ -135,11 +134,11 @@ async function relayAnswer(
   publisher: Publisher,
   started: Promise<void>,
   result: Awaited<ReturnType<typeof streamAnswer>>,
-  notice: UrgentNotice | null,
+  safety: TurnSafety,
 ): Promise<{ parts: StoredUIMessage["parts"]; failed: boolean; finishReason: string; usage: Usage }> {
   let reply: UIMessage | undefined;
   let failed = false;
-  const notices = noticeTracker(contextFor(deps, turn.turnId, callerOf(turn)), notice);
+  const notices = noticeTracker(contextFor(deps, turn.turnId, callerOf(turn)), safety);
   const stream = result.toUIMessageStream({
     generateMessageId: () => replyIdFor(turn.turnId),
     // "start" went out already, before the reads.
@@ -155,7 +154,7 @@ async function relayAnswer(
   });
   const sends: Promise<void>[] = [started];
   const send = (chunk: UIMessageChunk) => sends.push(awaitedLater(publisher.publish({ chunk })));
-  // The notice comes before anything the model sends.
+  // The triage and its advice come before anything the model sends.
   for (const chunk of notices.opening()) send(chunk);
   for await (const chunk of stream) {
     if (chunk.type === "error") failed = true;

@@ -2,25 +2,51 @@ import type { UIMessageChunk } from "ai";
 import type { Ctx } from "../../context/ctx";
 import type { StoredUIMessage } from "../../conversations/schemas";
 import { getLog } from "../../health/logs";
-import { triageEntry, triageText, type UrgentNotice, urgentNotice } from "../../safety/triage";
+import { assessMessage, type Triage, triageAdvice } from "../../safety/assess";
+import { atLeast } from "../../safety/levels";
+import { triageEntry, type UrgentNotice, urgentNotice } from "../../safety/triage";
 
 /**
- * The urgent notice of a chat turn (docs/safety.md): the service's own red-flag check on the
- * person's message, before any model runs, and on an entry the chat records. The notice travels as
- * a `data-urgent` part followed by its advice as text: a message's ahead of the model's answer, so no
- * model's text can precede it; an entry's right after the tool result that stored the entry.
+ * The safety of a chat turn (docs/safety.md): the service's own triage of the person's message,
+ * before any model runs, and the red-flag check of an entry the chat records. Every turn opens with
+ * a `data-triage` part (its level), then, from `urgent` up, a `data-urgent` part (the compatible
+ * notice), then the level's advice as text: ahead of the model's answer, so no model's text can
+ * precede it. An entry's notice comes right after the tool result that stored the entry.
  */
+const TRIAGE_PART = "data-triage";
 const URGENT_PART = "data-urgent";
 const ADVICE_TEXT_ID = "urgent-advice";
 const ENTRY_TOOL = "add_health_log_entry";
 
-/** The notice for the turn's own user message, or null. */
-export function messageNotice(history: StoredUIMessage[], turnId: string): UrgentNotice | null {
+/** A turn's triage, the notice derived from it (from `urgent` up) and the reply's opening advice. */
+export interface TurnSafety {
+  triage: Triage;
+  notice: UrgentNotice | null;
+  advice: string | null;
+}
+
+/** The text the person wrote in the turn's own message. */
+function messageText(history: StoredUIMessage[], turnId: string): string {
   const message = history.find((candidate) => candidate.id === turnId);
-  const text = (message?.parts ?? []).flatMap((part) =>
-    part.type === "text" && typeof part.text === "string" ? [part.text] : [],
-  );
-  return urgentNotice(triageText(text.join("\n")), "message");
+  return (message?.parts ?? [])
+    .flatMap((part) => (part.type === "text" && typeof part.text === "string" ? [part.text] : []))
+    .join("\n");
+}
+
+/** The triage of the turn's own user message, with its notice and advice. */
+export function messageSafety(history: StoredUIMessage[], turnId: string): TurnSafety {
+  return safetyOf(assessMessage(messageText(history, turnId)));
+}
+
+/** The notice and advice a triage calls for; the notice (the `urgent` field) only from `urgent` up. */
+export function safetyOf(triage: Triage): TurnSafety {
+  const advice = triageAdvice(triage);
+  if (!advice || !atLeast(triage.level, "urgent")) return { triage, notice: null, advice };
+  const urgentOnes = triage.presentations.filter((presentation) => atLeast(presentation.level, "urgent"));
+  const signs = urgentOnes.length
+    ? urgentOnes.map(({ id, label }) => ({ id, label, category: id }))
+    : [{ id: "same_day_symptoms", label: "Symptoms that need care today", category: "general" }];
+  return { triage, notice: { signs, advice, source: "message" }, advice };
 }
 
 /** The notice for an entry the chat just stored, judged by its log's kind; null when none, or unreadable. */
@@ -58,6 +84,33 @@ function noticeParts(notice: UrgentNotice): StoredUIMessage["parts"] {
   ];
 }
 
+/** A turn's opening chunks: its triage, then the notice with its advice, or the advice alone. */
+function openingChunks(safety: TurnSafety): UIMessageChunk[] {
+  const triage: UIMessageChunk = { type: TRIAGE_PART, id: "triage", data: safety.triage };
+  if (safety.notice) return [triage, ...noticeChunks(safety.notice)];
+  if (!safety.advice) return [triage];
+  const id = `${ADVICE_TEXT_ID}-message`;
+  return [
+    triage,
+    { type: "text-start", id },
+    { type: "text-delta", id, delta: safety.advice },
+    { type: "text-end", id },
+  ];
+}
+
+function openingParts(safety: TurnSafety): StoredUIMessage["parts"] {
+  const triage = { type: TRIAGE_PART, id: "triage", data: safety.triage };
+  if (safety.notice) return [triage, ...noticeParts(safety.notice)];
+  if (!safety.advice) return [triage];
+  return [triage, { type: "text", text: safety.advice, state: "done" }];
+}
+
+/** The triage a stored reply carries (null for a reply stored before turns were triaged). */
+export function triageOf(message: StoredUIMessage | undefined): Triage | null {
+  const part = message?.parts.find((candidate) => candidate.type === TRIAGE_PART);
+  return (part?.data as Triage | undefined) ?? null;
+}
+
 /** The first notice among a stored message's parts (the JSON reply and the MCP result carry it). */
 export function noticeOf(message: StoredUIMessage | undefined): UrgentNotice | null {
   const part = message?.parts.find((candidate) => candidate.type === URGENT_PART);
@@ -69,11 +122,12 @@ export function noticeOf(message: StoredUIMessage | undefined): UrgentNotice | n
  * entry's (when the message had none) right after that tool's result. `stored` puts them in the
  * stored parts at the same places.
  */
-export function noticeTracker(ctx: Pick<Ctx, "sql" | "accountId">, notice: UrgentNotice | null) {
+export function noticeTracker(ctx: Pick<Ctx, "sql" | "accountId">, safety: TurnSafety) {
+  const { notice } = safety;
   const entryInputs = new Map<string, unknown>();
   let entry: { afterToolCallId: string; notice: UrgentNotice } | undefined;
   return {
-    opening: (): UIMessageChunk[] => (notice ? noticeChunks(notice) : []),
+    opening: (): UIMessageChunk[] => openingChunks(safety),
     /** Chunks to send after this one: a promise only for an entry tool's result (the stream's hot path stays synchronous). */
     after(chunk: UIMessageChunk): Promise<UIMessageChunk[]> | undefined {
       if (chunk.type === "tool-input-available" && chunk.toolName === ENTRY_TOOL)
@@ -87,9 +141,9 @@ export function noticeTracker(ctx: Pick<Ctx, "sql" | "accountId">, notice: Urgen
         return noticeChunks(found);
       });
     },
-    stored(parts: StoredUIMessage["parts"]): StoredUIMessage["parts"] {
-      if (notice) return [...noticeParts(notice), ...parts];
-      if (!entry) return parts;
+    stored(answer: StoredUIMessage["parts"]): StoredUIMessage["parts"] {
+      const parts = [...openingParts(safety), ...answer];
+      if (notice || !entry) return parts;
       const { afterToolCallId, notice: found } = entry;
       const at = parts.findIndex((part) => part.toolCallId === afterToolCallId) + 1;
       return at === 0
