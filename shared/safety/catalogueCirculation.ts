@@ -22,13 +22,15 @@ export const CIRCULATION_PRESENTATIONS: Presentation[] = [
         return verdict("emergency", "says a heart attack is happening", "HEART_ATTACK_NOW");
       if (!e.has("CHEST_PAIN", "CHEST_PRESSURE_QUALITY")) return null;
       const cardiacFeature =
-        e.has("PAIN_SPREADING", "CARDIAC_COMPANION", "CHEST_PRESSURE_QUALITY", "FEEL_FAINT", "FAINTED") ||
+        e.has("PAIN_SPREADING", "CARDIAC_COMPANION", "FEEL_FAINT", "FAINTED") ||
         breathless(e) ||
         e.has("SUDDEN", "SEVERE");
       if (cardiacFeature) return verdict("emergency", "chest pain with features of a heart attack", "CHEST_PAIN");
-      // Reflux, a strain or a cough without any heart-attack feature: not this presentation; the
-      // general rules give it self-care or a GP visit.
+      // Reflux, a strain or a cough without any other heart-attack feature ("tight from a chesty
+      // cold") is not this presentation; the general rules give it self-care or a GP visit.
       if (e.has("REFLUX_CUE", "CHEST_WALL_CUE")) return null;
+      if (e.has("CHEST_PRESSURE_QUALITY"))
+        return verdict("emergency", "heavy, tight or crushing chest pain", "CHEST_PAIN");
       if (e.durationMinutes() >= 14 * 1440 || e.has("MILD"))
         return verdict("soon", "mild or long-standing chest pain", "CHEST_PAIN");
       return verdict("urgent", "chest pain", "CHEST_PAIN");

@@ -9,7 +9,7 @@ const verdict = (level: Verdict["level"], because: string, concept: string): Ver
 
 /** NICE NG232: after a head injury these need a hospital the same day. */
 const headInjuryRisk = (e: Evidence) =>
-  e.has("VOMITING", "HEAD_INJURY_RED", "CONFUSION", "FAINTED", "SPEECH_PROBLEM", "LIMB_WEAKNESS", "SEVERE", "DROWSY") ||
+  e.has("VOMITING", "HEAD_INJURY_RED", "CONFUSION", "FAINTED", "SEVERE") ||
   (e.ageYears !== undefined && (e.ageYears >= 65 || e.ageYears < 1));
 
 export const INJURY_PRESENTATIONS: Presentation[] = [
@@ -79,14 +79,16 @@ export const INJURY_PRESENTATIONS: Presentation[] = [
     id: "head_injury",
     label: "Head injury",
     guidance:
-      "NICE NG232 'Head injury' and NHS 'Head injury and concussion': call 999 if unconscious, having a fit or not waking; go to A&E after a head injury with vomiting, a knock-out, confusion, memory loss, clear fluid from the nose or ears, blood thinners, or at 65 and over; a minor bump is cared for at home.",
+      "NHS 'Head injury and concussion' and NICE NG232: call 999 if not woken, hard to keep awake, a fit, a fall from a height, clear fluid or blood from the ears, weakness, speech or vision problems; go to A&E after being knocked out, vomiting, memory loss, confusion, blood thinners or at 65 and over; a minor bump is cared for at home.",
     assess(e) {
       if (!e.has("HEAD_INJURY")) return null;
       const briefly = e.durationMinutes("UNRESPONSIVE") > 0 && e.durationMinutes("UNRESPONSIVE") < 5;
       const notRecovered = !e.has("RECOVERED") && !briefly;
-      if ((e.has("UNRESPONSIVE") && notRecovered) || e.has("SEIZURE", "NOT_BREATHING")) {
-        return verdict("emergency", "a head injury with loss of consciousness or a fit", "HEAD_INJURY");
-      }
+      const severe =
+        (e.has("UNRESPONSIVE") && notRecovered) ||
+        e.has("SEIZURE", "NOT_BREATHING", "DROWSY", "HEAD_INJURY_999", "LIMB_WEAKNESS", "SPEECH_PROBLEM") ||
+        e.has("BLURRED_VISION", "DOUBLE_VISION", "MAJOR_BLEEDING");
+      if (severe) return verdict("emergency", "a head injury with a sign that needs 999", "HEAD_INJURY");
       if (headInjuryRisk(e) || e.has("UNRESPONSIVE"))
         return verdict("urgent", "a head injury with warning signs", "HEAD_INJURY");
       return verdict("self_care", "a minor knock to the head", "HEAD_INJURY");

@@ -138,6 +138,8 @@ function combine(occurrences: Span[][], window: number, tokens: Token[]): (Span 
     if (term === occurrences.length) {
       const start = Math.min(...chosen.map((span) => span.start));
       const end = Math.max(...chosen.map((span) => span.end));
+      const ownWords = chosen.reduce((sum, span) => sum + span.end - span.start, 0);
+      if (end - start - ownWords > window) return;
       const words = chosen.flatMap((span) => Array.from({ length: span.end - span.start }, (_, k) => span.start + k));
       found.push({ start, end, words });
       return;
@@ -148,8 +150,11 @@ function combine(occurrences: Span[][], window: number, tokens: Token[]): (Span 
       if (chosen.some((other) => span.start < other.end && other.start < span.end)) continue;
       const start = Math.min(span.start, ...chosen.map((other) => other.start));
       const end = Math.max(span.end, ...chosen.map((other) => other.end));
+      // Terms still to place may fill the gap, so partial combinations get their room; the exact
+      // test is made once every term is placed.
       const ownWords = [...chosen, span].reduce((sum, other) => sum + other.end - other.start, 0);
-      if (end - start - ownWords > window) continue;
+      const remaining = occurrences.length - term - 1;
+      if (end - start - ownWords > window + remaining * 3) continue;
       walk(term + 1, [...chosen, span]);
     }
   };

@@ -34,7 +34,6 @@ const SIGNS_AS_SYMPTOMS: Record<string, "self_care" | "soon"> = {
   LIMB_WEAKNESS: "soon",
   CONFUSION: "soon",
   BLADDER_BOWEL_LOSS: "soon",
-  SWELLING_FACE_HANDS: "soon",
 };
 
 const WEEKS_2 = 14 * 1440;

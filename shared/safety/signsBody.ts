@@ -60,7 +60,7 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "rectal bleed*",
     "bleed* & bum|bottom|rectum|back passage ~4",
   ],
-  DIARRHOEA: ["diarrh*|the runs|loose stool*|watery poo*|the trots"],
+  DIARRHOEA: ["diarrh*|the runs|loose stool*|watery poo*|the trots", "poo*|stool* & loose*|runny|watery ~3"],
   ABDOMINAL_PAIN: [
     "abdom*|stomach|tummy|belly|pelvi*|groin & pain*|cramp*|hurt*|ache*|agony ~4",
     "stomach ache|tummy ache|bellyache",
@@ -96,6 +96,7 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "can not & put|bear|take & weight ~4",
     "can not & walk on|stand on ~4",
     "bone & stick* out|deformed|bent ~3",
+    "wrist|arm|leg|ankle|finger|elbow|shoulder & look* bent|deformed|wrong angle|odd angle|out of shape|out of place ~4",
     "heard & crack|snap ~3",
   ],
   URINE_RETENTION: ["can not & pee|wee|urinate|pass urine ~3"],
@@ -145,7 +146,7 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "amputat*|severed|cut off * finger|=stabbed|stab wound|gunshot|been shot",
   ],
   DEEP_WOUND: [
-    "cut|wound|gash|laceration & deep|gaping|to the bone|huge|wide open|need* stitch*|fat|=bone ~5",
+    "cut|wound|gash|laceration & deep|gaping|to the bone|huge|wide open|need* stitch*|fat|=bone ~10",
     "need* & stitch*|glue ~3",
   ],
   NOSEBLEED: ["nose & bleed*|blood ~3", "nosebleed*"],

@@ -112,10 +112,16 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
     "head injury|head injuries|head trauma|concuss*|skull fracture|knocked out|knocked unconscious",
     "fell|fall|fallen|fell off|fell down & head ~6",
   ],
-  HEAD_INJURY_RED: [
+  /** NHS "Head injury": with these after a knock to the head, call 999. */
+  HEAD_INJURY_999: [
     "clear fluid & nose|ear ~6",
     "blood & ear|ears ~3",
     "bruis* & behind * ear|around * eye* ~5",
+    "fell|fall|fallen & stair*|ladder|roof|height|window|balcony|tree|wall ~5",
+    "car crash|hit by a car|knocked off * bike|motorbike|at speed",
+  ],
+  /** NHS "Head injury": with these, go to A&E. */
+  HEAD_INJURY_RED: [
     "blood thinner*|warfarin|apixaban|rivaroxaban|edoxaban|dabigatran|anticoagul*|clopidogrel",
     "can not remember & what happen*|fall|accident|hit ~6",
     "amnesia|memory loss",

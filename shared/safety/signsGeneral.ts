@@ -136,7 +136,14 @@ export const EVERYDAY_SYMPTOMS: Record<string, { level: "soon" | "self_care"; pa
   },
   PALPITATIONS_MILD: { level: "soon", patterns: ["palpitation*|heart & flutter*|skip*|race|racing ~3"] },
   NUMB_TINGLE: { level: "soon", patterns: ["numb|numbness|=numbed|tingl*|pins and needles"] },
-  SWOLLEN_LEG: { level: "soon", patterns: ["calf|leg|ankle* & swell*|swollen|red|hot ~4"] },
+  SWOLLEN_LEG: {
+    level: "soon",
+    patterns: [
+      "calf & swell*|swollen|red|hot|pain* ~4",
+      "=ankles|=legs|=feet & swell*|swollen|puffy ~3",
+      "one leg & swell*|swollen ~3",
+    ],
+  },
   GENERAL_UNWELL: {
     level: "self_care",
     patterns: ["unwell|poorly|ill|under the weather|feel* rough|feel* awful|=sick"],
@@ -158,7 +165,8 @@ export const BLOCKERS: Record<string, string[]> = {
     "end it with|ending it with|end things with|ended it with|end the relationship|end my contract|end my lease",
     "food poisoning|poison ivy",
     "confusion about|confusion over|confused about|confused by|confusing",
-    "pass* out|faint*|die|died|wet myself & laugh* ~3",
+    "pass* out|faint*|die|died|chok*|wet myself & laugh* ~3",
+    "skip* a beat when|heart skipped a beat|heart missed a beat",
     "heart attack & risk|prevent|after|recovery|survivor|rehab ~3",
     "blood test*|blood donation|bloodwork",
     "burning up the|on fire at|fire drill",

@@ -43,7 +43,7 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
     "tender & touch ~3",
     "gym|workout|lifting|lift weights|bench press|pulled a muscle|pull* & muscle ~4",
     "when & cough|sneeze|twist|move|turn ~3",
-    "from|after|with & cough*|coughing ~2",
+    "from|after|with & cough*|coughing|cold|chesty|chest infection|flu ~3",
     "=sharp & breathe in|deep breath ~5",
   ],
   PALPITATIONS: ["palpitation*", "heart & race|racing|pound*|flutter*|skip*|beat* fast|beat* really fast|irregular ~4"],

@@ -67,6 +67,8 @@ export const MIND_POISON_SIGNS: Record<string, string[]> = {
   ],
   /** Medicines or alcohol that a child reached: poisonous at doses an adult takes safely. */
   CHILD_GOT_INTO: [
+    "open|opened|empty & bottle|packet|pack|box|tub & pill*|tablet*|medicine*|vitamin* ~6",
+    "not know|no idea|not sure & how many|how much & had|taken|swallowed|eaten|take|swallow|eat ~5",
     "swallow*|ingest*|ate|eat*|eaten|drank|drink*|chew*|got into|got hold of|found & pill*|tablet*|medicine*|vitamin*|iron|paracetamol|calpol|alcohol|vodka|wine|gin|whisky|beer|gummies ~6",
   ],
 };
