@@ -24,6 +24,8 @@ export interface Ratio {
 
 export interface Evaluation {
   messages: number;
+  /** Messages without one of the five levels as gold, left out of every figure. */
+  skipped: number;
   /** Share of messages of each gold level given exactly that level. */
   recallByLevel: Record<TriageLevel, Ratio>;
   /** Share of messages with a gold presentation whose triage lists it. */
@@ -53,7 +55,8 @@ export function evaluateBank(messages: BankMessage[], assess: (m: BankMessage) =
     TRIAGE_LEVELS.map((gold) => [gold, Object.fromEntries(TRIAGE_LEVELS.map((got) => [got, 0]))]),
   ) as Evaluation["confusion"];
   const result: Evaluation = {
-    messages: messages.length,
+    messages: 0,
+    skipped: 0,
     recallByLevel: levels,
     recallByPresentation: {},
     lookalikeFalseAlarms: ratio(),
@@ -63,6 +66,11 @@ export function evaluateBank(messages: BankMessage[], assess: (m: BankMessage) =
     misses: [],
   };
   for (const message of messages) {
+    if (!(TRIAGE_LEVELS as readonly string[]).includes(message.level)) {
+      result.skipped++;
+      continue;
+    }
+    result.messages++;
     const triage = assess(message);
     const got = triage.level;
     count(levels[message.level], got === message.level);
@@ -90,7 +98,8 @@ const percent = (r: Ratio) => (r.total === 0 ? "—" : `${((100 * r.hit) / r.tot
 
 /** The evaluation as plain text: the figures, the confusion matrix, and optionally the misses. */
 export function formatEvaluation(name: string, e: Evaluation, showMisses = false): string {
-  const lines = [`## ${name}: ${e.messages} messages`, ""];
+  const skipped = e.skipped > 0 ? ` (${e.skipped} without a gold level left out)` : "";
+  const lines = [`## ${name}: ${e.messages} messages${skipped}`, ""];
   lines.push(`exact level: ${percent(e.exact)}`);
   lines.push(`emergencies escalated to urgent or higher: ${percent(e.emergencyEscalated)}`);
   lines.push(`look-alike false alarms (urgent or higher): ${percent(e.lookalikeFalseAlarms)}`, "");
