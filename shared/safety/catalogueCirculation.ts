@@ -95,7 +95,7 @@ export const CIRCULATION_PRESENTATIONS: Presentation[] = [
         const severe = e.has("CANT_BREATHE", "SEVERE");
         return verdict(severe ? "emergency" : "urgent", "an asthma attack", "ASTHMA_ATTACK");
       }
-      const exertion = e.has("BREATH_EXERTION_CUE");
+      const exertion = e.has("BREATH_EXERTION_CUE") && !e.has("MINIMAL_EXERTION");
       // Out of breath after running and fine again: ordinary exertion.
       if (exertion && e.has("RECOVERED") && !e.has("SUDDEN", "SEVERE", "BREATHING_RED")) return null;
       if (e.has("CANT_BREATHE")) {

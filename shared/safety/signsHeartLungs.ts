@@ -61,6 +61,10 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
     "when & run*|exercis*|climb*|walk* ~3",
     "unfit|out of shape",
   ],
+  /** Breathless at rest or after a few steps: not ordinary exertion (NHS "Shortness of breath"). */
+  MINIMAL_EXERTION: [
+    "few steps|a few yards|couple of steps|to the toilet|to the bathroom|to the kitchen|getting dressed|at rest|while resting|sitting still|lying down|when i talk|talking",
+  ],
   BREATHING_RED: [
     "lip*|face|tongue|finger*|skin & blue|grey|gray|purple ~4",
     "can not & speak|talk|finish|say & sentence*|word*|properly ~5",
