@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import { createApp } from "../../api/app";
 import { freePort } from "../../scripts/lib/processes";
 import { sweepOAuthRecords } from "../../shared/auth/oauth/sweep";
