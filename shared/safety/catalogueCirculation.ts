@@ -26,6 +26,12 @@ export const CIRCULATION_PRESENTATIONS: Presentation[] = [
         breathless(e) ||
         e.has("SUDDEN", "SEVERE");
       if (cardiacFeature) return verdict("emergency", "chest pain with features of a heart attack", "CHEST_PAIN");
+      // Chest pain brought on by exertion, or that will not settle with rest, is new angina or a heart
+      // attack until shown otherwise; the same pattern for weeks is a GP visit (NICE CG95).
+      const longStanding = e.durationMinutes() >= 14 * 1440;
+      if (e.has("BREATH_EXERTION_CUE", "WONT_STOP") && !longStanding && !e.has("REFLUX_CUE", "CHEST_WALL_CUE")) {
+        return verdict("emergency", "chest pain on exertion or not settling with rest", "CHEST_PAIN");
+      }
       // Reflux, a strain or a cough without any other heart-attack feature ("tight from a chesty
       // cold") is not this presentation; the general rules give it self-care or a GP visit.
       if (e.has("REFLUX_CUE", "CHEST_WALL_CUE")) return null;
@@ -97,7 +103,9 @@ export const CIRCULATION_PRESENTATIONS: Presentation[] = [
       }
       const exertion = e.has("BREATH_EXERTION_CUE") && !e.has("MINIMAL_EXERTION");
       // Out of breath after running and fine again: ordinary exertion.
-      if (exertion && e.has("RECOVERED") && !e.has("SUDDEN", "SEVERE", "BREATHING_RED")) return null;
+      if (exertion && e.has("RECOVERED", "OTHERWISE_WELL", "MILD") && !e.has("SUDDEN", "SEVERE", "BREATHING_RED")) {
+        return null;
+      }
       if (e.has("CANT_BREATHE")) {
         if (exertion && !e.has("SUDDEN", "SEVERE"))
           return verdict("soon", "breathlessness on exertion", "CANT_BREATHE");

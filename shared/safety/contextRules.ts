@@ -121,6 +121,7 @@ export const CONTEXT_RULES: ContextRule[] = [
       "what be|what do|what does|what is|what are|what cause|what causes",
       "what & be|do|does ~2",
       "how often|how long|how much|how many|is it safe|is it ok",
+      "when should i|when should you|what situations|when to|when do i need to|when do you need to",
       "can i take|should i take|can you take|what can i take|what should i take|can i use|can i give",
       "is|are|does|do|can & always|usually|normally|ever ~2",
       "sign of|signs of|symptom of|symptoms of|cause of|causes of|treatment for|treatment of|treatments for",

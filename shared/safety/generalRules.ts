@@ -27,6 +27,7 @@ const SIGNS_AS_SYMPTOMS: Record<string, "self_care" | "soon"> = {
   HIVES: "self_care",
   FEEL_FAINT: "self_care",
   CHEST_PAIN: "soon",
+  SHORT_OF_BREATH: "self_care",
   LIMB_BENIGN_CUE: "self_care",
   WHEEZE: "soon",
   BLURRED_VISION: "soon",

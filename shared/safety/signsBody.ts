@@ -118,12 +118,14 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "glucagon",
   ],
   BACK_PAIN: [
+    "back went|back has gone|back gone|put my back out|put out my back|hurt my back|did my back in",
     "back & pain*|hurt*|ache|aching|agony|=killing|spasm|bad|playing up|put * out ~4",
     "sciatica|lumbago|slipped disc",
   ],
   SADDLE_NUMBNESS: [
     "numb|numbness|=numbed|tingl*|no feeling|can not feel|lost feeling|lose feeling|loss of feeling|no sensation|lost sensation|pins and needles & bum|buttock*|bottom|groin|genital*|saddle|privates|inner thigh*|anus|perineum|between * leg* ~6",
     "saddle anaesth*|saddle anesth*",
+    "can not feel|numb|numbness & wipe|wiping ~4",
   ],
   BLADDER_BOWEL_LOSS: [
     "control & bladder|bowel*|pee|wee|poo|toilet ~6",

@@ -102,6 +102,10 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
   ],
   FIRST_SEIZURE: ["first & seizure|fit|ever ~3", "never & seizure|fit|fits|epilep* ~6", "first time"],
   KNOWN_EPILEPSY: ["epilep*", "usual seizure*|usual fit*|normal seizure*|typical seizure*"],
+  /** "Otherwise fine", "no other symptoms": a single mild complaint in someone well. */
+  OTHERWISE_WELL: [
+    "otherwise fine|otherwise well|otherwise ok|otherwise okay|otherwise healthy|no other symptoms|fine otherwise",
+  ],
   RECOVERED: [
     "come round|came round|coming round|come to|came to|back to normal|recover*|woken up|woke up after|awake now|fine now|ok now|okay now|better now|normal now",
     "lasted|last & second*|minute* ~3",

@@ -164,7 +164,7 @@ export const BLOCKERS: Record<string, string[]> = {
     "stroke of luck|stroke of genius|=stroking|brush stroke|=strokes",
     "end it with|ending it with|end things with|ended it with|end the relationship|end my contract|end my lease",
     "food poisoning|poison ivy",
-    "confusion about|confusion over|confused about|confused by|confusing",
+    "confusion|confused|confusing & about|over|by & dose|dosage|instructions|label|bill|form|letter|appointment|insurance|paperwork|medication*|prescription|rules|guidance|advice|app ~3",
     "pass* out|faint*|die|died|chok*|wet myself & laugh* ~3",
     "skip* a beat when|heart skipped a beat|heart missed a beat",
     "heart attack & risk|prevent|after|recovery|survivor|rehab ~3",

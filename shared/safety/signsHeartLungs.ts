@@ -59,6 +59,7 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
     "walk*|climb*|going up|go up & stair*|hill*|slope ~3",
     "after & run*|jog*|stair*|exercise|gym|climb*|walk* ~4",
     "when & run*|exercis*|climb*|walk* ~3",
+    "while|during & walk*|run*|exercis*|climb*|garden*|shovel*|dig*|jog* ~3",
     "unfit|out of shape",
   ],
   /** Breathless at rest or after a few steps: not ordinary exertion (NHS "Shortness of breath"). */

@@ -46,7 +46,7 @@ export const MIND_POISON_SIGNS: Record<string, string[]> = {
   ACCIDENT_CUE: ["accident*|shaving|cooking|chopping|slicing|by mistake|on glass|on the oven|on a knife|gardening|diy"],
   OVERDOSE: [
     "overdose*|=od|=od'd|=o.d.",
-    "take|took|taken|swallow*|ate|eat|eaten|down* & too many|whole|all|pack|packet|box|bottle|handful|lot of|load of|bunch|dozen|strip* & pill*|tablet*|paracetamol|meds|medicine*|medication*|capsule*|sleeping|insulin|painkiller*|antidepressant* ~8",
+    "take|took|taken|swallow*|ate|eat|eaten|down* & too many|whole|all|pack|packet|box|bottle|handful|lot of|load of|bunch|dozen|strip* & pill*|tablet*|paracetamol|meds|medicine*|medication*|capsule*|sleeping|insulin|painkiller*|antidepressant*|codeine|co-codamol|tramadol|opioid*|morphine|oxycodone|ibuprofen|aspirin|diazepam|sertraline|drugs ~8",
   ],
   PILLS: [
     "pill*|tablet*|paracetamol|acetaminophen|tylenol|ibuprofen|aspirin|co-codamol|codeine|tramadol|medicine*|medication*|capsule*|sleeping|meds|antidepressant*|insulin|painkiller*|opioid*|oxycodone|morphine|fentanyl|heroin|drug*|iron tablet*|vitamin*",
