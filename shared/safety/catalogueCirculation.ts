@@ -68,6 +68,7 @@ export const CIRCULATION_PRESENTATIONS: Presentation[] = [
         return verdict("urgent", "stroke signs that have passed (possible TIA)", "FACE_DROOP");
       }
       if (e.has("FACE_DROOP")) return verdict("emergency", "a drooping face", "FACE_DROOP");
+      if (e.has("STROKE_NOW")) return verdict("emergency", "says a stroke is happening", "STROKE_NOW");
       if (e.has("SPEECH_PROBLEM")) return verdict("emergency", "slurred or jumbled speech", "SPEECH_PROBLEM");
       if (limb && e.durationMinutes("LIMB_WEAKNESS") >= 7 * 1440 && !e.has("SUDDEN")) {
         return verdict("soon", "weakness or numbness in a limb for a while", "LIMB_WEAKNESS");
@@ -138,6 +139,8 @@ export const CIRCULATION_PRESENTATIONS: Presentation[] = [
       const systemic = breathless(e) || e.has("FEEL_FAINT", "FAINTED", "COLLAPSED");
       if (allergic && systemic)
         return verdict("emergency", "an allergic reaction with breathing trouble or faintness", "ALLERGY_TRIGGER");
+      if (e.has("ALLERGIC_REACTION_NOW"))
+        return verdict("urgent", "an allergic reaction under way", "ALLERGIC_REACTION_NOW");
       if (e.has("FACE_SWELLING") && e.has("ALLERGY_TRIGGER")) {
         return verdict("urgent", "swelling of the lips or face after an allergen", "FACE_SWELLING");
       }

@@ -73,7 +73,8 @@ export const LIFE_STAGE_PRESENTATIONS: Presentation[] = [
       const preEclampsia = [e.has("HEADACHE", "WORST_HEADACHE"), e.has("BLURRED_VISION"), e.has("SWELLING_FACE_HANDS")];
       if (preEclampsia.filter(Boolean).length >= 2)
         return verdict("emergency", "headache, vision changes or swelling in pregnancy (pre-eclampsia)", "PREGNANT");
-      if (e.has("VAGINAL_BLEEDING")) return verdict("urgent", "bleeding in pregnancy", "VAGINAL_BLEEDING");
+      if (e.has("VAGINAL_BLEEDING", "MISCARRIAGE"))
+        return verdict("urgent", "bleeding or a possible miscarriage in pregnancy", "VAGINAL_BLEEDING");
       if (e.has("FETAL_MOVEMENT_REDUCED")) return verdict("urgent", "the baby moving less", "FETAL_MOVEMENT_REDUCED");
       if (e.has("WATERS_BROKEN")) return verdict("urgent", "waters breaking", "WATERS_BROKEN");
       if (e.has("BLURRED_VISION", "SWELLING_FACE_HANDS", "WORST_HEADACHE") || (e.has("HEADACHE") && e.has("SEVERE"))) {

@@ -69,10 +69,13 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "pregnan*|trimester|gestation|antenatal|weeks along|my bump|my midwife|due date",
     "=expecting & baby|twins|=i|=am ~3",
     "baby be due|baby is due",
+    "miscarr*",
   ],
   /** Words that put a message in early pregnancy, before the person says "pregnant" (ectopic). */
   EARLY_PREGNANCY_CUE: ["positive & test|pregnancy test ~3", "missed & period ~3", "period & late|overdue ~3"],
+  MISCARRIAGE: ["=having & miscarriage ~3", "=miscarrying|losing the baby|losing my baby"],
   VAGINAL_BLEEDING: [
+    "lose|losing|lost & blood ~3",
     "bleed*|spotting|=spotted|blood loss|passing clot*|clots",
     "blood & vagina*|down below|pad*|knicker*|underwear ~5",
   ],
@@ -108,7 +111,7 @@ export const BODY_SIGNS: Record<string, string[]> = {
   KETOSIS: [
     "ketoacidosis|diabetic ketoacidosis",
     "ketone* & high|moderate|large|over ~4",
-    "fruity|pear drop*|acetone|nail varnish & breath*|smell* ~4",
+    "fruity|sweet|pear drop*|acetone|nail varnish & breath*|smell* ~4",
     "deep* & breath* ~3",
   ],
   HYPO: ["hypo|hypoglyc*|=hypos", "sugar*|glucose|=bm & low|drop*|crash* ~3"],

@@ -8,6 +8,8 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
     "droop*|lopsided & face|mouth|smile|side ~4",
     "facial droop|facial weakness|facial palsy|bell's palsy",
   ],
+  /** "I think I'm having a stroke": the writer's own alarm counts as a stroke sign. */
+  STROKE_NOW: ["=having & stroke ~3", "stroke & now|right now|happening ~3"],
   LIMB_WEAKNESS: [
     "arm|leg|hand|side|limb & weak*|numb|numbness|=numbed|limp|floppy|dead|heavy|useless|paralys*|paralyz*|not work* ~4",
     "can not & lift|raise|move|feel|use|grip|hold & arm|leg|hand|side ~5",

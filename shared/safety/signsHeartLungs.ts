@@ -76,8 +76,8 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
     "breathe & very fast|really fast|rapid* ~3",
   ],
   NOT_BREATHING: [
-    "not & breathe|breathing ~0",
-    "stop* & breathe|breathing ~1",
+    "not & =breathing ~0",
+    "stop* & =breathing|=breathe ~1",
     "no & breathing|pulse ~0",
     "=turned|=turning|go|gone & blue ~2",
   ],
@@ -103,6 +103,8 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
   FACE_SWELLING: ["lip*|face|mouth|eye*|eyelid* & swell*|swollen|puff*|balloon* ~4"],
   HIVES: ["hive*|urticaria|welt*", "rash & all over|everywhere|spread* ~4"],
   ADRENALINE_USED: ["epipen|adrenaline|epinephrine|auto injector|auto-injector"],
+  /** "I think I'm having an allergic reaction": a reaction under way, details not given. */
+  ALLERGIC_REACTION_NOW: ["=having & allergic reaction ~3", "allergic reaction & now|right now|happening ~3"],
   ANAPHYLAXIS_WORD: ["anaphyla*", "allergic reaction & bad|severe|serious|big ~4"],
   TEARING_PAIN: [
     "=tearing|=ripping|=ripped|=tore & pain|feel*|sensation|chest|back ~5",

@@ -40,7 +40,8 @@ export const MIND_POISON_SIGNS: Record<string, string[]> = {
   SAFETY_STATEMENT: ["never act|not act|not going to act|no plan*|not plan*|i be safe|keep myself safe|would never"],
   SELF_HARM: [
     "self harm*|self-harm*|selfharm*|self injur*",
-    "cut|cutting|burn|burning|hurt|hurting|harm|harming|scratch* & myself|my arm*|my wrist*|my thigh*|my leg* ~3",
+    "cut*|burn*|hurt*|harm*|scratch*|hit* & myself ~2",
+    "=cutting|=burning|=scratching & my arm*|my wrist*|my thigh*|my leg* ~2",
   ],
   /** "I cut myself shaving", "burnt myself cooking": accidents, not self-harm. */
   ACCIDENT_CUE: ["accident*|shaving|cooking|chopping|slicing|by mistake|on glass|on the oven|on a knife|gardening|diy"],

@@ -222,6 +222,13 @@ describe("ConText: negated, historical, hypothetical, family history", () => {
     expect(levelOf("my dad is having chest pain and sweating")).toBe("emergency");
   });
 
+  test("fear of an illness is hypothetical, fear about a symptom is not; saying it is happening counts", () => {
+    expect(levelOf("I'm terrified of having a stroke, how can I prevent one?")).toBe("none");
+    expect(levelOf("I'm worried about my chest pain, it feels crushing")).toBe("emergency");
+    expect(levelOf("I think I'm having a stroke")).toBe("emergency");
+    expect(idsOf("my arm hurts after tennis")).not.toContain("suicide_self_harm");
+  });
+
   test("a terminator ends the scope: 'no fever but my neck is stiff and light hurts'", () => {
     expect(levelOf("no cough but I am struggling to breathe")).toBe("emergency");
   });
@@ -340,11 +347,12 @@ describe("the development bank", () => {
     expect(result.exact.hit / result.exact.total).toBeGreaterThanOrEqual(0.97);
   });
 
+  // About 1–2 ms a message on an idle machine; the bound leaves room for a CI machine under load.
   test("one message takes a few milliseconds once the model is loaded", () => {
     const sample = messages.slice(0, 200);
     for (const m of sample.slice(0, 20)) assessMessage(m.text);
     const started = performance.now();
     for (const m of sample) assessMessage(m.text);
-    expect((performance.now() - started) / sample.length).toBeLessThan(5);
+    expect((performance.now() - started) / sample.length).toBeLessThan(10);
   });
 });
