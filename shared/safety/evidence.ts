@@ -16,7 +16,7 @@ import { type Subject, subjectAt } from "./subject";
  * history, in a negation or in an information request.
  */
 export interface Finding extends ConceptMatch {
-  subject: Subject;
+  subject: Subject | "animal";
   modifiers: Modifiers;
 }
 
@@ -64,6 +64,7 @@ export class Evidence {
     this.current = new Map();
     for (const finding of this.all) {
       if (NOT_CURRENT.some((category) => finding.modifiers.has(category))) continue;
+      if (finding.subject === "animal") continue;
       const list = this.current.get(finding.concept);
       if (list) list.push(finding);
       else this.current.set(finding.concept, [finding]);
@@ -106,7 +107,7 @@ export class Evidence {
   subjectOf(...concepts: string[]): Subject {
     for (const concept of concepts) {
       const [first] = this.findings(concept);
-      if (first) return first.subject;
+      if (first && first.subject !== "animal") return first.subject;
     }
     return "self";
   }

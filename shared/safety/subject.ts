@@ -8,6 +8,11 @@ import type { ParsedText, Token } from "./nlp";
  * symptom in its sentence decides; failing that the last one in an earlier sentence; else the writer.
  */
 export type Subject = "self" | "other";
+/** A pet's symptoms are for a vet, not this triage ("our dog collapsed"). */
+type Experiencer = Subject | "animal";
+const ANIMALS = new Set(
+  "dog dogs puppy cat cats kitten pet pets rabbit hamster horse pony parrot budgie guinea pig tortoise".split(" "),
+);
 
 const OTHER_PEOPLE = new Set(
   `mom mum mother mama mommy mummy dad father papa daddy son daughter baby child kid toddler boy girl husband wife
@@ -24,9 +29,15 @@ const OTHER_POSSESSIVES = new Set(["his", "her", "their"]);
 const SELF = new Set(["i", "me", "myself", "my", "mine"]);
 
 /** Whether the token starts a mention of someone else, and where that mention ends. */
-function personAt(tokens: Token[], i: number): Subject | undefined {
+function personAt(tokens: Token[], i: number): Experiencer | undefined {
   const token = tokens[i];
   if (!token) return undefined;
+  if (ANIMALS.has(token.lemma) || ANIMALS.has(token.text)) {
+    // Only a pet that is the sentence's subject ("our dog collapsed", "my cat is vomiting"); when
+    // unsure ("walking the dog and got chest pain") the symptom stays a person's.
+    const next = tokens[i + 1];
+    return next && (next.pos === "VERB" || next.pos === "AUX") ? "animal" : undefined;
+  }
   if (token.text === "my" || token.text === "our") {
     // "my dad", "my 6 week old", "my little girl": look a few words ahead for a person.
     for (let k = i + 1; k <= i + 4 && k < tokens.length; k++) {
@@ -46,15 +57,13 @@ function personAt(tokens: Token[], i: number): Subject | undefined {
 }
 
 /** The subject of a concept match that starts at token `start`. */
-export function subjectAt(parsed: ParsedText, start: number): Subject {
+export function subjectAt(parsed: ParsedText, start: number): Experiencer {
   const { tokens } = parsed;
   const sentence = tokens[start]?.sentence ?? 0;
+  // Back through this sentence, then earlier ones, to the last person mentioned.
   for (let i = start - 1; i >= 0; i--) {
     const subject = personAt(tokens, i);
     if (subject) return subject;
-    if (tokens[i]?.sentence !== sentence && i < start - 1 && tokens[i + 1]?.sentence === sentence) {
-      // Crossing into earlier sentences: keep looking back for their last person mentioned.
-    }
   }
   // Nobody before it: someone named later in the same sentence ("is my dad having a stroke?").
   for (let i = start; i < tokens.length && tokens[i]?.sentence === sentence; i++) {

@@ -270,6 +270,11 @@ describe("subjects, ages and pregnancy", () => {
     expect(assessMessage("45M with crushing chest pain").presentations[0]?.subject).toBe("other");
   });
 
+  test("a pet's symptoms are not triaged; a person's symptoms next to a pet are", () => {
+    expect(levelOf("our dog collapsed this morning")).toBe("none");
+    expect(levelOf("I was walking the dog and got crushing chest pain")).toBe("emergency");
+  });
+
   test("infant fever: under 3 months 38 °C is an emergency; 4 months needs 39 °C for same-day; 3 years is self-care", () => {
     expect(levelOf("my 10 week old has a temperature of 38.2")).toBe("emergency");
     expect(levelOf("my newborn has a fever")).toBe("emergency");
