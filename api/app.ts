@@ -12,6 +12,7 @@ import { corsPolicy } from "./plugins/cors";
 import { errorHandler } from "./plugins/errors";
 import { inputGuard } from "./plugins/inputGuard";
 import { largeBodies } from "./plugins/largeBodies";
+import { refuseUndocumentedMedia } from "./plugins/mediaTypes";
 import { httpMetrics } from "./plugins/metrics";
 import { requestContext } from "./plugins/requestContext";
 import { createRouteTable } from "./plugins/routeTable";
@@ -58,9 +59,10 @@ export function createApp(deps: Deps) {
     .use(httpMetrics(routes))
     .use(errorHandler(deps.log, routes))
     .use(requestContext(deps.log, { https: publicUrl(deps.env).startsWith("https://") }))
-    .use(inputGuard())
     .use(largeBodies())
     .use(corsPolicy())
+    // After CORS, so a page can read its 414 or 431.
+    .use(inputGuard())
     .use(admission(deps, authenticator, tokenVerifier(oauth)))
     .use(openApiRoutes(deps, routes.all))
     .use(systemRoutes(deps))
@@ -88,6 +90,9 @@ export function createApp(deps: Deps) {
     .use(websiteDashboardRoutes(deps))
     .use(websiteMirrorRoutes(deps))
     .use(webRoutes());
+  // A request hook runs in the order hooks were added, routes or not: this one after admission's.
+  // Added apart from the chain, whose type is as deep as TypeScript follows.
+  app.onRequest(refuseUndocumentedMedia(routes));
   routes.load(app.routes);
   return app;
 }

@@ -23,7 +23,13 @@ const DESCRIPTION = [
   "operation lists the statuses and codes it can answer with. A path answers a method it lacks with",
   "405 `METHOD_NOT_ALLOWED` and `Allow`; a path no route has, 404 `ROUTE_NOT_FOUND`.",
   "",
-  "**Query parameters.** An optional parameter sent empty (`?limit=`) counts as absent.",
+  "**Request bodies** are accepted in the media types an operation lists, and no other (415",
+  "`UNSUPPORTED_MEDIA_TYPE` with `Accept`); an operation that lists none takes no body. A JSON body",
+  'is read as JSON: `"1"` is a string where an integer is expected. No body takes a property named',
+  "`__proto__` or `constructor`.",
+  "",
+  "**Query parameters.** An optional parameter sent empty (`?limit=`) counts as absent; a query",
+  "string is text, so its integers are read from it.",
 ].join("\n");
 
 /** Tag descriptions; a tag a route uses without one here fails the document test. */
@@ -80,6 +86,10 @@ const COMPONENTS: Json = {
       schema: { type: "string" },
     },
     "Retry-After": { description: "Seconds until a retry can succeed.", schema: { type: "integer", minimum: 0 } },
+    Accept: {
+      description: "On a 415: the media types the operation's body may have (absent when it takes no body).",
+      schema: { type: "string" },
+    },
   },
   schemas: {
     Error: {

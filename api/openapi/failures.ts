@@ -9,6 +9,8 @@ export interface RouteFacts {
   /** The route's path as registered (`:name` segments). */
   path: string;
   body: BodyKind;
+  /** The media types its body may have (none: it takes no body). */
+  media: readonly string[];
   /** The route's own failures, declared with its OpenAPI detail (see `failures` in ./declare.ts). */
   declared: readonly ErrorKind[];
 }
@@ -33,10 +35,15 @@ export function failuresOf(route: RouteFacts): ErrorKind[] {
   if (route.path === GUARDED_PATH) kinds.add("FORBIDDEN");
   // Every request's query, parameters and body pass the input guard (api/plugins/inputGuard.ts).
   kinds.add("VALIDATION_FAILED");
-  // Elysia parses a JSON body sent to any route that does not read its own, even one that takes none.
-  if (!SAFE_METHODS.has(route.method) && route.body !== "raw") kinds.add("INVALID_JSON");
-  // The body limit holds every request to its path's limit before routing, a GET's body too.
+  // A body of a media type the route does not list (api/plugins/mediaTypes.ts); Elysia parses the
+  // rest, and a route without a body never gets as far as a parser.
+  if (!SAFE_METHODS.has(route.method) && !route.media.includes("*/*")) kinds.add("UNSUPPORTED_MEDIA_TYPE");
+  if (!SAFE_METHODS.has(route.method) && route.body && route.body !== "raw") kinds.add("INVALID_JSON");
+  // The body limit holds every request to its path's limit before routing, a GET's body too; the
+  // URL and header limits every request (api/plugins/requestLimits.ts).
   kinds.add("PAYLOAD_TOO_LARGE");
+  kinds.add("URI_TOO_LONG");
+  kinds.add("HEADERS_TOO_LARGE");
   kinds.add("INTERNAL");
   kinds.add("UNAVAILABLE");
   return [...kinds];

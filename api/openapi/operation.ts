@@ -113,6 +113,7 @@ function successResponses(hooks: Hooks): Record<string, Json> {
 
 const ERROR_HEADERS: Partial<Record<number, Json>> = {
   401: { "WWW-Authenticate": { $ref: "#/components/headers/WWW-Authenticate" } },
+  415: { Accept: { $ref: "#/components/headers/Accept" } },
   429: { "Retry-After": { $ref: "#/components/headers/Retry-After" } },
   503: { "Retry-After": { $ref: "#/components/headers/Retry-After" } },
 };
@@ -156,6 +157,7 @@ export function operationOf(route: Pick<InternalRoute, "method" | "path" | "hook
     method: route.method,
     path: route.path,
     body,
+    media: requestMediaTypes(hooks),
     declared: declaredFailures(hooks.detail),
   });
   const responses = successResponses(hooks);

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { type AppError, type ErrorDetail, invalidRequest } from "../../shared/core/errors";
+import { raiseServerHeaderLimit, refuseOversizedRequest } from "./requestLimits";
 
 /** Deeper than any body of ours (a chat request is 3 levels); a JSON-RPC body is checked by MCP. */
 export const MAX_BODY_DEPTH = 32;
@@ -87,27 +88,31 @@ function depthOf(value: unknown): number {
  * 100,000-level array took 6 s and ended "Out of memory", a 500), a `__proto__` or `constructor`
  * property anywhere in a body is refused naming it (`reservedKey`), and text the database cannot
  * store is refused with a pointer to it instead of failing in the query. An empty query value is
- * dropped first (`dropEmptyQueryValues`).
+ * dropped first (`dropEmptyQueryValues`). Before all that, when the request arrives: a URL or
+ * header block larger than the service reads is refused (requestLimits.ts).
  */
 export function inputGuard() {
-  return new Elysia({ name: "input-guard" }).onTransform({ as: "global" }, ({ body, query, params }) => {
-    // Most requests (GETs without a query string on routes without parameters) have nothing to walk.
-    if (body === undefined && isEmpty(query) && isEmpty(params)) return;
-    dropEmptyQueryValues(query);
-    if (depthOf(body) > MAX_BODY_DEPTH) {
-      throw invalid("body", { path: "/", message: `The body nests deeper than ${MAX_BODY_DEPTH} levels.` });
-    }
-    const reserved = reservedKey(body);
-    if (reserved) throw invalid("body", reserved);
-    for (const [part, value] of [
-      ["body", body],
-      ["query", query],
-      ["params", params],
-    ] as const) {
-      const problem = unstorableText(value);
-      if (problem) throw invalid(part, problem);
-    }
-  });
+  raiseServerHeaderLimit();
+  return new Elysia({ name: "input-guard" })
+    .onRequest(({ request }) => refuseOversizedRequest(request))
+    .onTransform({ as: "global" }, ({ body, query, params }) => {
+      // Most requests (GETs without a query string on routes without parameters) have nothing to walk.
+      if (body === undefined && isEmpty(query) && isEmpty(params)) return;
+      dropEmptyQueryValues(query);
+      if (depthOf(body) > MAX_BODY_DEPTH) {
+        throw invalid("body", { path: "/", message: `The body nests deeper than ${MAX_BODY_DEPTH} levels.` });
+      }
+      const reserved = reservedKey(body);
+      if (reserved) throw invalid("body", reserved);
+      for (const [part, value] of [
+        ["body", body],
+        ["query", query],
+        ["params", params],
+      ] as const) {
+        const problem = unstorableText(value);
+        if (problem) throw invalid(part, problem);
+      }
+    });
 }
 
 /**

@@ -31,7 +31,8 @@ function answersWithPages(hooks: Hooks): boolean {
   return responses.some((response) => Object.hasOwn((response.content as Json | undefined) ?? {}, "text/html"));
 }
 
-export function bodyKindOf(hooks: Hooks): BodyKind {
+export function bodyKindOf(routeHooks: object): BodyKind {
+  const hooks = routeHooks as Hooks;
   const parsers = (hooks.parse ?? []).map((parser) => parser.fn);
   if (parsers.includes("none")) return hooks.detail?.requestBody ? "raw" : undefined;
   if (!hooks.body) return undefined;
@@ -51,11 +52,21 @@ const MEDIA_OF_KIND = {
  * The media types a route's body may have, as its document lists them: those it declares itself
  * (`detail.requestBody`), else the one of its body kind; none for a route without a body.
  */
-export function requestMediaTypes(hooks: Hooks): string[] {
+export function requestMediaTypes(routeHooks: object): string[] {
+  const hooks = routeHooks as Hooks;
   const declared = (hooks.detail?.requestBody as { content?: Json } | undefined)?.content;
   if (declared) return Object.keys(declared);
   const kind = bodyKindOf(hooks);
   return kind && kind !== "raw" ? [MEDIA_OF_KIND[kind]] : [];
+}
+
+/**
+ * The media types the media-type check holds a route's body to (mediaTypes.ts); undefined for a
+ * route that documents its own 415 and answers it itself (the MCP endpoint, with a JSON-RPC error).
+ */
+export function checkedMediaTypes(routeHooks: object): string[] | undefined {
+  const responses = (routeHooks as Hooks).detail?.responses as Record<string, unknown> | undefined;
+  return responses && Object.hasOwn(responses, "415") ? undefined : requestMediaTypes(routeHooks);
 }
 
 /** Elysia's text-reading forms of a number or boolean (`t.Integer`, `t.Numeric`, `t.BooleanString`). */

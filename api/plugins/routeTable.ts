@@ -1,7 +1,7 @@
 import type { InternalRoute } from "elysia";
 import { escapeRegExp } from "../../shared/core/regex";
 import { ACCESS_POLICIES, coversPath, policyFor } from "./access";
-import { assertStrictJsonBodies } from "./requestBodies";
+import { assertStrictJsonBodies, checkedMediaTypes } from "./requestBodies";
 
 type RouteLike = Pick<InternalRoute, "method" | "path">;
 
@@ -89,14 +89,16 @@ export function assertPoliciesCoverRoutes(routes: readonly RouteLike[]): void {
 
 /**
  * The app's routes, read once when the app is assembled (`load`), for what is decided without a
- * matched route: the route label of a request refused before routing (metrics) and the `Allow`
- * header of a 405 (the error handler). Neither runs on a request a route served. Loading refuses a
+ * matched route: the route label of a request refused before routing (metrics), the `Allow`
+ * header of a 405 (the error handler) and the media types a body may have (mediaTypes.ts), all
+ * before Elysia routes the request. Loading refuses a
  * route whose JSON body would read numbers from text (requestBodies.ts), and a route on a path
  * whose policy covers other methods only.
  */
 export function createRouteTable() {
   let routeOf: ReturnType<typeof routeMatcher> = () => undefined;
   let allowOf: ReturnType<typeof allowMatcher> = () => undefined;
+  let media = new Map<string, string[] | undefined>();
   let loaded: readonly InternalRoute[] = [];
   return {
     load(routes: readonly InternalRoute[]): void {
@@ -105,11 +107,20 @@ export function createRouteTable() {
       loaded = routes;
       routeOf = routeMatcher(routes);
       allowOf = allowMatcher(routes);
+      media = new Map(routes.map((route) => [`${route.method} ${route.path}`, checkedMediaTypes(route.hooks)]));
     },
     /** Every route, as loaded (the OpenAPI document is built from them). */
     all: (): readonly InternalRoute[] => loaded,
     routeOf: (method: string, path: string): string | undefined => routeOf(method, path),
     allowOf: (path: string): string | undefined => allowOf(path),
+    /**
+     * The media types the route for this method and path takes (none: no body); undefined without
+     * a route, or for a route that checks its own.
+     */
+    mediaTypesOf: (method: string, path: string): string[] | undefined => {
+      const route = routeOf(method, path);
+      return route === undefined ? undefined : (media.get(`${method} ${route}`) ?? media.get(`ALL ${route}`));
+    },
   };
 }
 

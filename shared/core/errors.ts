@@ -41,6 +41,7 @@ export const ERROR_KINDS = {
     summary: "History, message and attachments exceed the model's context window.",
   },
   PAYLOAD_TOO_LARGE: { status: 413, expose: true, summary: "The body or a part of it is too large." },
+  URI_TOO_LONG: { status: 414, expose: true, summary: "The URL (path and query) is longer than 8,192 characters." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, expose: true, summary: "The Content-Type is not accepted here." },
   NO_LAB_RESULTS: {
     status: 422,
@@ -51,6 +52,11 @@ export const ERROR_KINDS = {
     status: 429,
     expose: true,
     summary: "The hourly request limit is used up; retry after `Retry-After` seconds.",
+  },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    expose: true,
+    summary: "The request's headers take more than 16,384 bytes.",
   },
   INTERNAL: { status: 500, expose: false, summary: "An unexpected error; the request id identifies it in our logs." },
   ASSISTANT_FAILED: { status: 502, expose: true, summary: "The assistant (model provider or the turn) failed; retry." },

@@ -38,7 +38,7 @@ function authOf(operation: Operation): string {
 }
 
 /** Statuses every operation can answer, named once under the table instead of on every row. */
-const EVERYWHERE = ["400", "413", "500", "503"];
+const EVERYWHERE = ["400", "413", "414", "431", "500", "503"];
 
 function statusesOf(operation: Operation): string {
   return Object.keys(operation.responses)
@@ -59,7 +59,7 @@ export function renderIndex(doc: Doc): string {
       );
     }
   }
-  const note = `Every operation can also answer ${EVERYWHERE.join(", ")} (a malformed request, a body over its limit, an unexpected error, a dependency down).`;
+  const note = `Every operation can also answer ${EVERYWHERE.join(", ")} (a malformed request, a body over its limit, a URL or headers over theirs, an unexpected error, a dependency down).`;
   return [INDEX_START, ...rows, "", note, INDEX_END].join("\n");
 }
 

@@ -142,8 +142,8 @@ async function check(
   contractStats.checked++;
   if (!operation || !entry) {
     // No operation: "no such route" or "no such method", or a refusal before routing (key, plan,
-    // body size, rate limit), with the error body.
-    if (![401, 403, 404, 405, 413, 429].includes(response.status)) {
+    // body size, URL or header size, rate limit), with the error body.
+    if (![401, 403, 404, 405, 413, 414, 429, 431].includes(response.status)) {
       throw new Error(`${where}: no such operation in /openapi.json`);
     }
     return checkBody(validator, "/components/schemas/Error", where, response);

@@ -306,6 +306,8 @@ describe("every operation of the OpenAPI document, fed bad and boundary requests
           operation.path === "/api/mcp"
             ? await checkMcpResponse(response, describeRequest(sent))
             : { rejected: response.status >= 400, text: await checkResponse(response, sent) };
+        const problem = contractProblem(operation, sent, status, text);
+        if (problem) throw new Error(`${problem}: ${text.slice(0, 200)}\n  for ${describeRequest(sent)}`);
         // Share links are public by design: a stranger's shared chat is readable through its token.
         if (!rejected && !operation.path.startsWith("/api/v1/shared/")) {
           expectNothingOfTheStranger(text, describeRequest(sent), operation.path.startsWith("/api/dashboard/"));
@@ -485,7 +487,7 @@ describe("inputs the fuzzer found (each was a 5xx, a slow 500 or a useless detai
     ]);
   });
 
-  test("a 300,000-character property name or id is quoted back clipped (was a 600 KB error body)", async () => {
+  test("a 300,000-character property name or a long id is quoted back clipped (was a 600 KB error body)", async () => {
     const name = "k".repeat(300_000);
     const body = { title: "Flu", kind: "acute", [name]: 1 };
     const unknown = await send("/api/v1/health/trackers", { method: "POST", body });
@@ -494,7 +496,8 @@ describe("inputs the fuzzer found (each was a 5xx, a slow 500 or a useless detai
     const [detail] = (JSON.parse(text) as { error: { details: { path: string }[] } }).error.details;
     expect(detail?.path).toStartWith("/kkk");
     expect(detail?.path).toEndWith("…");
-    const id = await send(`/api/v1/health/trackers/${"t".repeat(300_000)}`);
+    // An id as long as a URL may be (a longer URL is 414 before anything reads it).
+    const id = await send(`/api/v1/health/trackers/${"t".repeat(8_000)}`);
     expect(id.status).toBe(404);
     expect((await id.text()).length).toBeLessThan(1_000);
   });
@@ -623,6 +626,40 @@ describe("the contract fuzzer's findings (each a 500, an undocumented answer, or
     expect(found).toEqual([]);
   });
 
+  test("a form post, or JSON sent as text/plain, to a JSON route → 415 naming the accepted type; a route without a body takes none", async () => {
+    const before = await snapshot(deps.sql, [reader.account.accountId, webReader.account.accountId]);
+    const form = new URLSearchParams({ title: "Flu", kind: "acute" }).toString();
+    const asForm = { "content-type": "application/x-www-form-urlencoded" };
+    const refusals = [
+      await send("/api/v1/health/trackers", { method: "POST", headers: asForm, rawBody: form }),
+      await send("/api/v1/health/trackers", {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        rawBody: JSON.stringify({ title: "Flu", kind: "acute" }),
+      }),
+      // The website's mirror, with the session and its CSRF token: a browser form would carry neither header.
+      await webCall(app, webReader.web as WebUser, "/api/health/trackers", {
+        method: "POST",
+        headers: asForm,
+        rawBody: form,
+      }),
+    ];
+    for (const response of refusals) {
+      expect(response.status).toBe(415);
+      expect((await errorOf(response)).code).toBe("UNSUPPORTED_MEDIA_TYPE");
+      expect(response.headers.get("accept")).toBe("application/json");
+    }
+    const chatId = String(reader.hints.chatid?.[0]);
+    const stray = await send(`/api/v1/chats/${chatId}/share`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      rawBody: "x",
+    });
+    expect(stray.status).toBe(415);
+    expect((await errorOf(stray)).message).toContain("no request body");
+    expect(await snapshot(deps.sql, [reader.account.accountId, webReader.account.accountId])).toBe(before);
+  });
+
   test("JSON bodies are not coerced: a number or boolean sent as text is refused naming it, on every JSON body", async () => {
     const papers = await send("/api/v1/papers/search", {
       method: "POST",
@@ -711,5 +748,42 @@ describe("the contract fuzzer's findings (each a 500, an undocumented answer, or
     // The methods they have still answer without a key.
     expect((await call(app, `/api/v1/shared/${token}`)).status).toBe(200);
     expect((await call(app, `/api/v1/shared/${token}`, { method: "HEAD" })).status).toBe(200);
+  });
+
+  test("a URL over 8,192 characters → 414, a header block over 16 KiB → 431, both with the error body, before the key", async () => {
+    const padded = (length: number) => `/healthz?pad=${"a".repeat(length - "/healthz?pad=".length)}`;
+    expect((await call(app, padded(DOCUMENTED_MAX_URL))).status).toBe(200);
+    for (const key of [undefined, reader.account.apiKey]) {
+      const long = await call(app, padded(DOCUMENTED_MAX_URL + 1), key ? { key } : {});
+      expect(long.status).toBe(414);
+      // After CORS, so a page on another origin can read why.
+      expect(long.headers.get("access-control-allow-origin")).toBe("*");
+      expect((await errorOf(long)).code).toBe("URI_TOO_LONG");
+      const search = await call(app, `/api/v1/papers/search?q=${"q".repeat(20_000)}`, key ? { key } : {});
+      expect([search.status, (await errorOf(search)).code]).toEqual([414, "URI_TOO_LONG"]);
+    }
+    expect((await call(app, "/healthz", { headers: { "x-pad": "a".repeat(8_000) } })).status).toBe(200);
+    const headers = await call(app, "/api/v1/account", { headers: { "x-pad": "a".repeat(DOCUMENTED_MAX_HEADERS) } });
+    expect([headers.status, (await errorOf(headers)).code]).toEqual([431, "HEADERS_TOO_LARGE"]);
+  });
+
+  test("over a real socket too: a 100 KB query gets 414 with the error body, not Bun's bare 431", async () => {
+    const server = app.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = server.server?.port as number;
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/v1/papers/search?q=${"q".repeat(100_000)}`);
+      expect(response.status).toBe(414);
+      expect((await errorOf(response)).code).toBe("URI_TOO_LONG");
+      const headers = await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { "x-pad": "a".repeat(100_000) } });
+      expect([headers.status, (await errorOf(headers)).code]).toEqual([431, "HEADERS_TOO_LARGE"]);
+      // Past Bun's own limit (1 MiB of request line and headers) Bun answers before any of our code.
+      const raw = await rawExchange(
+        port,
+        new TextEncoder().encode(`GET /healthz?q=${"q".repeat(1_100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`),
+      );
+      expect(raw).toStartWith("HTTP/1.1 431");
+    } finally {
+      await server.stop(true);
+    }
   });
 });

@@ -335,8 +335,8 @@ describe("over a real port", () => {
       const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
         fetch(`${base}${path}`, {
           method: "POST",
-          headers: { "content-type": "application/json", origin: base, ...headers },
-          body: JSON.stringify(body),
+          headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), origin: base, ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
         });
       const email = uniqueEmail("port");
       const signedUp = await post("/api/auth/signup", { email, password: TEST_PASSWORD });
@@ -350,7 +350,8 @@ describe("over a real port", () => {
       expect((await post("/api/auth/signin", { email, password: TEST_PASSWORD })).status).toBe(429);
       // The same email through the in-process app has another client address ("unknown"): not throttled.
       expect((await signIn(email, TEST_PASSWORD)).status).toBe(200);
-      const out = await post("/api/auth/signout", {}, { cookie, "x-csrf-token": csrfToken });
+      // Sign-out takes no body (one would be 415).
+      const out = await post("/api/auth/signout", undefined, { cookie, "x-csrf-token": csrfToken });
       expect(out.status).toBe(204);
       expect((await fetch(`${base}/api/auth/session`, { headers: { cookie } })).status).toBe(401);
     } finally {
