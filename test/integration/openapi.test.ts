@@ -119,6 +119,12 @@ describe("the OpenAPI document", () => {
     expect(media("/api/v1/transcribe", "post")).toEqual(["multipart/form-data"]);
     expect(media("/api/v1/uploads/{fileId}/content", "put")).toEqual(["*/*"]);
     expect(media("/api/mcp", "post")).toEqual(["application/json"]);
+    // Forms where a browser or an OAuth client posts one: the consent page, the token endpoint.
+    expect(media("/oauth/interaction/{uid}", "post")).toEqual(["application/x-www-form-urlencoded"]);
+    expect(media("/oauth/token", "post")).toEqual(["application/x-www-form-urlencoded"]);
+    // An operation without a body lists none, and can answer 415 (a body sent anyway).
+    expect(doc.paths["/api/v1/chats/{chatid}/share"]?.post?.requestBody).toBeUndefined();
+    expect(Object.keys(doc.paths["/api/v1/chats/{chatid}/share"]?.post?.responses ?? {})).toContain("415");
   });
 
   test("streams, files and pages have their real media types", () => {
