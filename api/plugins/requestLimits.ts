@@ -10,9 +10,11 @@ export const MAX_HEADER_BYTES = 16_384;
 /**
  * Bun's own limit on a request's line and headers, raised from its 16 KiB default so the two limits
  * above are ours to answer, with the error body: Bun refuses what exceeds its limit itself, with a
- * bare 431 and no body (a 64 KB query string was one). Past this, it still does.
+ * bare 431 and no body (a 64 KB query string was one). Past this, it still does. Bun holds a
+ * request's headers in memory before any of our code runs, so this stays a small multiple of the
+ * default rather than the body limit.
  */
-export const SERVER_HEADER_LIMIT = 1_048_576;
+export const SERVER_HEADER_LIMIT = 262_144;
 
 /**
  * Bun reads node:http's `maxHeaderSize` for every server the process starts (the setting behind
@@ -29,10 +31,12 @@ function targetLength(url: string): number {
   return start === -1 ? 1 : url.length - start;
 }
 
-/** The bytes of the header block as sent, near enough: each `name: value\r\n`. */
+/** The bytes of the header block as sent, near enough: each `name: value\r\n` (about 0.5 µs a request). */
 function headerBytes(headers: Headers): number {
   let total = 0;
-  for (const [name, value] of headers) total += name.length + value.length + 4;
+  headers.forEach((value, name) => {
+    total += name.length + value.length + 4;
+  });
   return total;
 }
 

@@ -406,6 +406,9 @@ export const RAW_HTTP: fc.Arbitrary<Uint8Array> = fc.oneof(
       "POST /api/v1/health/trackers HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
       "POST /api/v1/health/trackers HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n0\r\n\r\n",
       'POST /api/v1/health/trackers HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"title":',
+      // Over the service's URL limit and under Bun's own: the service's 414; over Bun's: Bun's 431.
+      `GET /api/v1/papers/search?q=${"q".repeat(70_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `GET /healthz?q=${"q".repeat(300_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
     )
     .map((text) => new TextEncoder().encode(text)),
   fc.uint8Array({ minLength: 1, maxLength: 512 }),

@@ -77,6 +77,22 @@ export function contractProblem(
   return undefined;
 }
 
+/** Bun's own limit on the request line and headers (api/plugins/requestLimits.ts): past it, Bun's bare 431. */
+const SERVER_HEADER_LIMIT = 262_144;
+
+/**
+ * What is wrong with a raw HTTP answer to a request whose target is over the URL limit but whose
+ * head is within Bun's own: it must be the service's 414 with the error body, not Bun's bare 431.
+ */
+export function rawAnswerProblem(bytes: Uint8Array, answer: string): string | undefined {
+  const text = new TextDecoder().decode(bytes);
+  const head = text.indexOf("\r\n\r\n");
+  const target = /^[A-Z]+ (\S+) HTTP\/1\.1\r\n/.exec(text)?.[1];
+  if (!target || head === -1 || head > SERVER_HEADER_LIMIT - 1_024 || target.length <= DOCUMENTED_MAX_URL) return;
+  if (answer.startsWith("HTTP/1.1 414") && answer.includes('"code":"URI_TOO_LONG"')) return undefined;
+  return `a ${target.length}-character target answered ${answer.slice(0, 40)}`;
+}
+
 /** The text a client might send for a JSON number or boolean: what a JSON body must not take for one. */
 function textForm(schema: JsonSchema): string | undefined {
   const types = [schema.type, ...(schema.anyOf ?? []).map((member) => member.type)];
