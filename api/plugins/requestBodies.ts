@@ -101,10 +101,13 @@ export function assertStrictJsonBodies(routes: readonly Pick<InternalRoute, "met
   for (const route of routes) {
     const hooks = hooksOf(route);
     if (bodyKindOf(hooks) !== "json") continue;
-    const fields = textReadingFields(hooks.body);
+    const root = (hooks.body ?? {}) as Json;
+    // Elysia reads a body that is a lone number or boolean from text as well (its root coercion).
+    const primitive = ["number", "integer", "boolean"].includes(String(root.type)) ? ["/"] : [];
+    const fields = [...primitive, ...textReadingFields(hooks.body)];
     if (fields.length > 0) {
       throw new Error(
-        `${route.method} ${route.path}: its JSON body reads ${fields.join(", ")} from text; use TypeBox's Type.Integer, Type.Number or Type.Boolean there, not Elysia's t.Integer, t.Numeric or t.BooleanString`,
+        `${route.method} ${route.path}: its JSON body reads ${fields.join(", ")} from text; use TypeBox's Type.Integer, Type.Number or Type.Boolean (inside an object), not Elysia's t.Integer, t.Numeric or t.BooleanString`,
       );
     }
   }

@@ -103,6 +103,8 @@ describe("the route table behind Allow", () => {
     expect(() => createRouteTable().load(body(t.Numeric()))).toThrow("/n");
     expect(() => createRouteTable().load(body(t.BooleanString()))).toThrow("/n");
     expect(() => createRouteTable().load(body(Type.Integer()))).not.toThrow();
+    const bare = new Elysia().post("/x", () => "x", { body: Type.Number() }).routes as InternalRoute[];
+    expect(() => createRouteTable().load(bare)).toThrow("reads / from text");
     // Query strings are text: there Elysia's integers are the right tool.
     const query = new Elysia().get("/x", () => "x", { query: t.Object({ n: t.Integer() }) }).routes;
     expect(() => createRouteTable().load(query as InternalRoute[])).not.toThrow();
