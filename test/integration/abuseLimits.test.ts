@@ -6,7 +6,7 @@ import { sweepOAuthRecords } from "../../shared/auth/oauth/sweep";
 import { SIGNIN_ACCOUNT_MAX_FAILURES, SIGNIN_ACCOUNT_TURN_SECONDS } from "../../shared/auth/webAuth";
 import type { Deps } from "../../shared/context/deps";
 import { testDeps } from "../helpers/infra";
-import { connect, registerClient } from "../helpers/oauth";
+import { CALLBACK, connect, type RegisteredClient } from "../helpers/oauth";
 import { TEST_PASSWORD, uniqueEmail, type WebUser, webUser } from "../helpers/website";
 
 /**
@@ -166,8 +166,18 @@ describe("sign-up and registration are limited per client address", () => {
 
 describe("the sweep of clients nobody granted", () => {
   test("a client never granted anything is deleted a day after it registered; a granted one stays", async () => {
-    const unused = await registerClient(url, { client_name: "Unused" });
-    const used = await registerClient(url, { client_name: "Used" });
+    // Registered from an address of their own: the run's other files register from loopback too.
+    const register = async (client_name: string) => {
+      const response = await post("/oauth/register", "203.0.113.50", {
+        client_name,
+        redirect_uris: [CALLBACK],
+        token_endpoint_auth_method: "none",
+      });
+      expect(response.status).toBe(201);
+      return (await response.json()) as RegisteredClient;
+    };
+    const unused = await register("Unused");
+    const used = await register("Used");
     const owner = await webUser(accounts, deps, { plan: "go" });
     await connect(url, owner, { client: used });
     // Both registered two days ago.
@@ -175,7 +185,7 @@ describe("the sweep of clients nobody granted", () => {
       update oauth_records
       set payload = jsonb_set(payload, '{client_id_issued_at}', to_jsonb(extract(epoch from now())::bigint - 172800))
       where kind = 'Client' and id in ${deps.sql([unused.client_id, used.client_id])}`;
-    const fresh = await registerClient(url, { client_name: "Fresh" });
+    const fresh = await register("Fresh");
     const { clients } = await sweepOAuthRecords(deps);
     expect(clients).toBeGreaterThanOrEqual(1);
     const left = await deps.sql<{ id: string }[]>`

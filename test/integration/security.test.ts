@@ -239,7 +239,10 @@ function send(path: string, method: string, body: ReadableStream<Uint8Array>, he
 
 describe("request body limits", () => {
   test("every route that takes a body: over its limit → 413 with the documented body, not read to the end", async () => {
-    const ops = (await operations()).filter(({ method }) => ["POST", "PUT", "PATCH"].includes(method));
+    // Operations that take a body (a route without one refuses any body with 415 before reading it).
+    const ops = (await operations()).filter(
+      ({ method, mediaType }) => ["POST", "PUT", "PATCH"].includes(method) && mediaType !== undefined,
+    );
     expect(ops.length).toBeGreaterThan(10);
     for (const { method, path, mediaType } of ops) {
       const target = concrete(path);
