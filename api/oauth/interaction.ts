@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { isScope, type Scope } from "../../shared/auth/scopes";
 import { csrfMatches, resolveSession, type WebSession } from "../../shared/auth/webSessions";
 import type { Deps } from "../../shared/context/deps";
+import { Text } from "../../shared/core/text";
 import { HTML, response } from "../openapi/media";
 import { cookieValue, SESSION_COOKIE } from "../plugins/session";
 import { webAssets } from "../web/assets";
@@ -148,7 +149,7 @@ function interactionRoutesTyped(deps: Deps, oauth: LazyOAuthServer) {
         return showConsent(server, interaction, session, params.uid);
       },
       {
-        params: t.Object({ uid: t.String({ maxLength: 64 }) }),
+        params: t.Object({ uid: Text({ maxLength: 64 }) }),
         detail: {
           tags: TAGS,
           summary: "Sign-in and consent page of an authorization",
@@ -182,13 +183,11 @@ function interactionRoutesTyped(deps: Deps, oauth: LazyOAuthServer) {
         return decide(server, interaction, session, allowed);
       },
       {
-        params: t.Object({ uid: t.String({ maxLength: 64 }) }),
+        params: t.Object({ uid: Text({ maxLength: 64 }) }),
         body: t.Object({
-          csrf: t.Optional(t.String({ maxLength: 128 })),
+          csrf: t.Optional(Text({ maxLength: 128 })),
           decision: t.Union([t.Literal("allow"), t.Literal("deny")]),
-          scope: t.Optional(
-            t.Union([t.String({ maxLength: 32 }), t.Array(t.String({ maxLength: 32 }), { maxItems: 16 })]),
-          ),
+          scope: t.Optional(t.Union([Text({ maxLength: 32 }), t.Array(Text({ maxLength: 32 }), { maxItems: 16 })])),
         }),
         detail: {
           tags: TAGS,

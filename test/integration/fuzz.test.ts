@@ -615,9 +615,7 @@ describe("the contract fuzzer's findings (each a 500, an undocumented answer, or
     const { TOOLS } = await import("../../shared/toolCatalog");
     const { JOBS } = await import("../../shared/jobs/catalog");
     const found: string[] = [];
-    // The OAuth consent routes (api/oauth/interaction.ts) bound ASCII ids and tokens the provider
-    // issues; their owners move them to `Text` (a 33-emoji uid is refused as too long, not a 500).
-    for (const route of app.routes.filter((each) => !each.path.startsWith("/oauth/"))) {
+    for (const route of app.routes) {
       const hooks = route.hooks as unknown as Record<string, TSchema | undefined>;
       for (const part of ["body", "query", "params", "headers"]) {
         found.push(...unitCountedStrings(`${route.method} ${route.path} ${part}`, hooks[part]));

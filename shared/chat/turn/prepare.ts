@@ -77,5 +77,7 @@ function userMessage(input: ChatRequest): StoredUIMessage {
 /** A title from the first message: its first line, at most 80 characters. */
 function titleFrom(message: string): string {
   const line = message.trim().split("\n")[0]?.trim() ?? "";
-  return line.length > 80 ? `${line.slice(0, 79).trimEnd()}…` : line || "Health chat";
+  // Cut by code points, so an emoji is never split into a broken character.
+  const characters = [...line];
+  return characters.length > 80 ? `${characters.slice(0, 79).join("").trimEnd()}…` : line || "Health chat";
 }
