@@ -24,7 +24,7 @@ export const CATALOGUE: Presentation[] = [
 ];
 
 // Spelled out (not mapped from TRIAGE_LEVELS) so the type is a union of literals, not of an array.
-const LevelSchema = T.Union(
+export const LevelSchema = T.Union(
   [T.Literal("emergency"), T.Literal("urgent"), T.Literal("soon"), T.Literal("self_care"), T.Literal("none")],
   {
     description:
@@ -47,6 +47,15 @@ export const TriageSchema = T.Object(
       { description: "Catalogue presentations found, most urgent first." },
     ),
     reason: T.String({ description: "One plain line naming the presentations found, or why none." }),
+    model: T.Optional(
+      T.Object(
+        { level: LevelSchema, reason: T.String() },
+        {
+          description:
+            "The chat model's own triage of the message, when a language model was asked. `level` is the more urgent of the rules' and this: the model can raise it, never lower it.",
+        },
+      ),
+    ),
   },
   { description: "The service's own triage of one message (docs/safety.md), whatever the model." },
 );

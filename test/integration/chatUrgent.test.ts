@@ -153,6 +153,38 @@ describe("the triage with a provider", () => {
     expect(instructions).toContain("The service's safety check rated this message emergency");
   });
 
+  test("the model's structured triage can raise the level, never lower it", async () => {
+    const askProvider = async (message: string) =>
+      json<ChatReply>(
+        await call(providerApp, "/api/v1/health/chat", {
+          method: "POST",
+          key: providerKey,
+          body: { message, model: "gpt-4.1-mini" },
+        }),
+      );
+    try {
+      openai.triage = "emergency";
+      const asked = openai.triageRequests.length;
+      const raised = await askProvider("what is the usual dose of aspirin?");
+      expect(assessMessage("what is the usual dose of aspirin?").level).toBe("none");
+      expect(raised.triage.level).toBe("emergency");
+      expect(raised.triage.model?.level).toBe("emergency");
+      expect(raised.triage.reason).toContain("The model rated it emergency");
+      expect(raised.urgent).not.toBeNull();
+      expect(raised.text).toStartWith("This could be an emergency");
+      // Asked through the AI SDK's structured output: a JSON schema with the five levels.
+      const request = JSON.stringify(openai.triageRequests[asked]?.body);
+      expect(request).toContain('"type":"json_schema"');
+      expect(request).toContain('"self_care"');
+      openai.triage = "none";
+      const kept = await askProvider("crushing chest pain and I can't breathe");
+      expect(kept.triage.model?.level).toBe("none");
+      expect(kept.triage.level).toBe("emergency");
+    } finally {
+      openai.triage = "none";
+    }
+  });
+
   test("a slice of the bank through the provider: the same levels as with the offline model", async () => {
     const slice = SLICE.filter((_, index) => index % 3 === 0);
     expect(slice.some((entry) => entry.level === "none")).toBe(true);

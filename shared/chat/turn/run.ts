@@ -51,8 +51,8 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
     return { messageId: read.answered.id };
   }
   const model = modelOf(deps, turn);
-  // The red-flag check runs before any model, whatever the model (docs/safety.md).
-  const safety = messageSafety(read.history, turn.turnId);
+  // The triage runs before the answer, whatever the model (docs/safety.md).
+  const safety = await messageSafety(deps, model, read.history, turn.turnId);
   const stream = await streamAnswer(deps, turn, model, read, safety);
   const answer = await relayAnswer(deps, turn, publisher, started, stream, safety);
   const reply = replyMessage(turn.turnId, answer.parts, {

@@ -1,10 +1,14 @@
 import type { UIMessageChunk } from "ai";
 import type { Ctx } from "../../context/ctx";
 import type { StoredUIMessage } from "../../conversations/schemas";
+import type { Env } from "../../core/env";
+import type { Logger } from "../../core/log";
 import { getLog } from "../../health/logs";
+import type { ModelEntry } from "../../llm/models";
 import { assessMessage, type Triage, triageAdvice } from "../../safety/assess";
 import { atLeast } from "../../safety/levels";
 import { triageEntry, type UrgentNotice, urgentNotice } from "../../safety/triage";
+import { askModelTriage, withModelTriage } from "./modelTriage";
 
 /**
  * The safety of a chat turn (docs/safety.md): the service's own triage of the person's message,
@@ -33,9 +37,19 @@ function messageText(history: StoredUIMessage[], turnId: string): string {
     .join("\n");
 }
 
-/** The triage of the turn's own user message, with its notice and advice. */
-export function messageSafety(history: StoredUIMessage[], turnId: string): TurnSafety {
-  return safetyOf(assessMessage(messageText(history, turnId)));
+/**
+ * The triage of the turn's own user message, with its notice and advice: the rules', raised by the
+ * model's own triage when a language model answers the turn (modelTriage.ts).
+ */
+export async function messageSafety(
+  ctx: { env: Env; log: Logger },
+  model: ModelEntry,
+  history: StoredUIMessage[],
+  turnId: string,
+): Promise<TurnSafety> {
+  const text = messageText(history, turnId);
+  const rules = assessMessage(text);
+  return safetyOf(withModelTriage(rules, await askModelTriage(ctx, model, text)));
 }
 
 /** The notice and advice a triage calls for; the notice (the `urgent` field) only from `urgent` up. */
