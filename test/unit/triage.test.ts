@@ -1,53 +1,33 @@
 import { describe, expect, test } from "bun:test";
-import { RED_FLAG_CATEGORIES } from "../../shared/safety/redFlags";
-import { triageEntry, triageText, urgentNotice } from "../../shared/safety/triage";
-import bank from "../fixtures/safety/red-flags.json";
+import { entryNotice, triageEntry } from "../../shared/safety/triage";
 
-const categoriesOf = (message: string) => [...new Set(triageText(message).map((sign) => sign.category))].sort();
-
-describe("the red-flag bank", () => {
-  test("has at least 60 messages, positives in every category and negatives", () => {
-    expect(bank.messages.length).toBeGreaterThanOrEqual(60);
-    const covered = new Set(bank.messages.flatMap((entry) => entry.categories));
-    for (const category of RED_FLAG_CATEGORIES) {
-      expect(covered).toContain(category);
-    }
-    expect(bank.messages.filter((entry) => entry.categories.length === 0).length).toBeGreaterThanOrEqual(15);
-  });
-
-  test("every message fires exactly its categories", () => {
-    const wrong = bank.messages
-      .map((entry) => ({
-        message: entry.message,
-        expected: [...entry.categories].sort(),
-        got: categoriesOf(entry.message),
-      }))
-      .filter(({ expected, got }) => JSON.stringify(expected) !== JSON.stringify(got));
-    expect(wrong).toEqual([]);
-  });
-});
-
-describe("entries and the notice", () => {
+/** An entry the chat records: its urgent symptom options and the presentations in its written words. */
+describe("entries and their notice", () => {
   test("an entry's urgent option of its log's kind fires; the same id in a kind where it is not urgent does not", () => {
-    expect(triageEntry({ symptoms: ["chest_pain"] }, "acute").map((sign) => sign.id)).toEqual(["chest_pain"]);
+    expect(triageEntry({ symptoms: ["chest_pain"] }, "acute").signs.map((sign) => sign.id)).toEqual(["chest_pain"]);
     // "fever" is urgent in the pregnancy list only.
-    expect(triageEntry({ symptoms: ["fever"] }, "pregnancy").map((sign) => sign.id)).toEqual(["fever"]);
-    expect(triageEntry({ symptoms: ["fever"] }, "custom")).toEqual([]);
-    expect(triageEntry({ symptoms: ["bleeding"] }, "pregnancy").map((sign) => sign.category)).toEqual([
+    expect(triageEntry({ symptoms: ["fever"] }, "pregnancy").signs.map((sign) => sign.id)).toEqual(["fever"]);
+    expect(triageEntry({ symptoms: ["fever"] }, "custom").signs).toEqual([]);
+    expect(triageEntry({ symptoms: ["bleeding"] }, "pregnancy").signs.map((sign) => sign.category)).toEqual([
       "urgent_symptom",
     ]);
-    expect(triageEntry({ symptoms: ["headache"], note: "mild, better after water" }, "acute")).toEqual([]);
-    expect(
-      triageEntry({ symptoms: ["cough"], note: "now coughing up blood" }, "acute").map((sign) => sign.category),
-    ).toEqual(["bleeding"]);
   });
 
-  test("the notice begins with urgent-care advice; self-harm adds crisis lines, pregnancy the maternity unit", () => {
-    const chest = urgentNotice(triageText("crushing chest pain"), "message");
-    expect(chest?.advice).toStartWith("Please seek urgent care.");
-    expect(chest?.advice).toContain("emergency number");
-    expect(urgentNotice(triageText("I want to kill myself"), "message")?.advice).toContain("988");
-    expect(urgentNotice(triageText("pregnant and bleeding"), "message")?.advice).toContain("maternity unit");
-    expect(urgentNotice([], "message")).toBeNull();
+  test("the written words are read by the triage engine: a presentation from urgent up is a sign; mild words are not", () => {
+    expect(triageEntry({ symptoms: ["headache"], note: "mild, better after water" }, "acute").signs).toEqual([]);
+    const blood = triageEntry({ symptoms: ["cough"], note: "now I've been vomiting blood" }, "acute");
+    expect(blood.signs.map((sign) => sign.category)).toContain("gi_bleeding");
+    expect(blood.level).toBe("emergency");
+    // Negated or past wording is not a sign.
+    expect(triageEntry({ symptoms: [], note: "no chest pain today, just tired" }, "acute").signs).toEqual([]);
+  });
+
+  test("the notice's advice follows the level; an urgent option is an emergency; pregnancy adds the maternity unit", () => {
+    const chest = entryNotice(triageEntry({ symptoms: ["chest_pain"] }, "acute"), "acute");
+    expect(chest?.advice).toStartWith("This could be an emergency");
+    expect(chest?.source).toBe("entry");
+    const pregnant = entryNotice(triageEntry({ symptoms: ["bleeding"] }, "pregnancy"), "pregnancy");
+    expect(pregnant?.advice).toContain("maternity unit");
+    expect(entryNotice({ signs: [], level: "none" }, "acute")).toBeNull();
   });
 });

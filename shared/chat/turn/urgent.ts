@@ -7,7 +7,7 @@ import { getLog } from "../../health/logs";
 import type { ModelEntry } from "../../llm/models";
 import { assessMessage, type Triage, triageAdvice } from "../../safety/assess";
 import { atLeast } from "../../safety/levels";
-import { triageEntry, type UrgentNotice, urgentNotice } from "../../safety/triage";
+import { entryNotice as noticeForEntry, triageEntry, type UrgentNotice } from "../../safety/triage";
 import { askModelTriage, withModelTriage } from "./modelTriage";
 
 /**
@@ -76,7 +76,7 @@ async function entryNotice(
   if (!log) return null;
   const symptoms = entry.symptoms.filter((symptom): symptom is string => typeof symptom === "string");
   const note = typeof entry.note === "string" ? entry.note : null;
-  return urgentNotice(triageEntry({ symptoms, note }, log.kind), "entry");
+  return noticeForEntry(triageEntry({ symptoms, note }, log.kind), log.kind);
 }
 
 /** The chunks that put a notice in the stream: the data part, then its advice as a text part. */
