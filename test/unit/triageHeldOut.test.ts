@@ -25,3 +25,15 @@ describe("triage on messages it was never tuned on", () => {
     expect(result.emergencyEscalated.hit).toBeGreaterThanOrEqual(7);
   });
 });
+
+describe("bun run eval:triage", () => {
+  test("prints, for every bank, recall per level and presentation, false alarms and a confusion matrix", async () => {
+    const run = Bun.spawn([process.execPath, "scripts/eval-triage.ts"], { stdout: "pipe", stderr: "pipe" });
+    const output = await new Response(run.stdout).text();
+    expect(await run.exited).toBe(0);
+    for (const bank of ["development", "held-out", "semigran-2015"]) expect(output).toContain(`## ${bank}:`);
+    for (const part of ["recall by level", "recall by presentation", "look-alike false alarms", "confusion"]) {
+      expect(output.split(part).length - 1).toBe(3);
+    }
+  }, 60_000);
+});
