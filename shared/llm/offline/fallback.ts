@@ -2,7 +2,9 @@ import { STOPWORDS } from "./text";
 
 /**
  * Keyword rules, used only when the vocabularies name nothing (or could not be read): a known
- * drug or a drug-like word next to words such as "dose"; a known condition or a disease-like word.
+ * drug or a drug-like word next to words such as "dose"; a known condition, or a name the message
+ * writes as one ("Crohn's disease"). A word that only looks like a condition ("diagnosis",
+ * "prognosis": -osis) is not looked up: that would name a condition the person did not write.
  */
 const MEDICATION_WORDS =
   /\b(medications?|medicines?|drugs?|pills?|tablets?|capsules?|doses?|dosage|side[- ]effects?|label|warnings?|interactions?|prescribed|taking|mg)\b/i;
@@ -12,8 +14,8 @@ const DRUG_SUFFIX =
   /\b\w+(pril|sartan|olol|statin|mab|cillin|mycin|azole|prazole|dipine|oxetine|triptan|tidine|profen|floxacin|cycline|parin|xaban|gliptin|glutide|vir|semide|thiazide)\b/i;
 const KNOWN_CONDITIONS =
   /\b(asthma|diabetes|migraine|influenza|flu|covid(-19)?|hypertension|depression|anxiety|eczema|psoriasis|epilepsy|obesity|anemia|anaemia|pneumonia|bronchitis|cancer|leukemia|lymphoma|alzheimer'?s?|parkinson'?s?|dementia|lupus|gout|sepsis|measles|malaria|tuberculosis|endometriosis|preeclampsia|pre-eclampsia)\b/i;
-const CONDITION_SUFFIX = /\b\w+(itis|osis|emia|aemia|pathy|oma|algia|plegia|trophy)\b/i;
-const CONDITION_WORDS = /\b(syndrome|disease|disorder|condition|infection|deficiency)\b/i;
+/** "condition" is left out: the word before it is usually a place or a judgement ("heart", "serious"). */
+const CONDITION_WORDS = /\b(syndrome|disease|disorder|infection|deficiency)\b/i;
 
 export function fallbackMedication(text: string): string | undefined {
   const drug = KNOWN_DRUGS.exec(text) ?? (MEDICATION_WORDS.test(text) ? DRUG_SUFFIX.exec(text) : null);
@@ -22,7 +24,7 @@ export function fallbackMedication(text: string): string | undefined {
 
 /** A condition-like phrase: "Crohn's disease" → "crohn's disease". */
 export function fallbackCondition(text: string): string | undefined {
-  const match = KNOWN_CONDITIONS.exec(text) ?? CONDITION_SUFFIX.exec(text) ?? CONDITION_WORDS.exec(text);
+  const match = KNOWN_CONDITIONS.exec(text) ?? CONDITION_WORDS.exec(text);
   if (!match) return undefined;
   const before = text.slice(0, match.index).match(/([\p{L}'-]+)\s*$/u)?.[1];
   const word = match[0];

@@ -1,4 +1,5 @@
 import { askedUnit, type LabIntent, labIntent } from "./labs";
+import { researchRequest } from "./research";
 import type { AnalyteMention, ConditionMention, SymptomKind, SymptomMention } from "./vocabulary";
 
 /**
@@ -36,7 +37,10 @@ export interface Question {
   topic: LabelTopic;
   logs?: LogIntent;
   symptomOptions: boolean;
+  /** The person asks for papers, studies or research ("papers on X", "search for X"). */
   research: boolean;
+  /** The topic they named for it, as written; none when they named none ("show me the latest research"). */
+  researchTopic?: string;
   kind: SymptomKind;
   observation: Observation;
 }
@@ -58,7 +62,6 @@ const LOG_PROGRESS =
 const RECORD_VERB = /\b(record|log|add|note|enter|jot|write down|save)\b/;
 const SYMPTOM_OPTIONS =
   /\b(symptom (?:options|list|choices)|what symptoms\b[^.?!]*\b(?:track|log|record|monitor|watch)|symptoms? (?:to|should i) (?:track|log|record|monitor|watch))\b/;
-const RESEARCH = /\b(research|studies|study|papers?|evidence|literature|trials?|what is known|known about|latest)\b/;
 const PREGNANCY = /\b(pregnan\w*|baby is due|weeks? pregnant|trimester|fetal|foetal|labou?r|midwife)\b/;
 
 export function labelTopic(lower: string): LabelTopic {
@@ -106,6 +109,8 @@ export function analyze(text: string, found: Found): Question {
   const labs = labIntent(lower, analytes, found.medications);
   const labsOnly = (reading: boolean, words: RegExp) => reading && (!labs || words.test(lower));
   const logs = logIntent(lower, observation, found.symptoms);
+  const research = researchRequest(lower);
+  const asked = labsOnly(research.asked, RESEARCH_WORDS);
   return {
     text,
     ...found,
@@ -117,7 +122,8 @@ export function analyze(text: string, found: Found): Question {
     topic: labelTopic(lower),
     logs: labsOnly(logs !== undefined, LOG_WORDS) ? logs : undefined,
     symptomOptions: SYMPTOM_OPTIONS.test(lower),
-    research: labsOnly(RESEARCH.test(lower), RESEARCH_WORDS),
+    research: asked,
+    researchTopic: asked ? research.topic : undefined,
     kind: PREGNANCY.test(lower) ? "pregnancy" : "acute",
     observation,
   };

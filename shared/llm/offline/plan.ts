@@ -41,9 +41,11 @@ function collector(available: ReadonlySet<string>, done: readonly ToolCall[] = [
   return { calls, add };
 }
 
-function researchQuery(q: Question): string {
-  const about = q.conditions[0]?.phrase ?? q.medications[0];
-  return about ?? keywords(q.text, 3).join(" ");
+/** The topic the person asked papers on; "them" or "it" stands for what the message names. */
+function researchQuery(q: Question): string | undefined {
+  if (!q.research) return undefined;
+  const topic = keywords(q.researchTopic ?? "", 6).join(" ");
+  return topic || q.conditions[0]?.phrase || q.medications[0];
 }
 
 type Add = (toolName: string, input: Record<string, unknown>) => void;
@@ -73,7 +75,8 @@ export function firstCalls(q: Question, available: ReadonlySet<string>, attached
     const conditions = q.conditions.filter((condition) => !lab.has(condition.phrase));
     for (const condition of conditions.slice(0, MAX_CONDITIONS)) add("get_condition_reference", { q: condition.label });
   }
-  if (q.research && !q.logs && researchQuery(q)) add("search_papers", { query: researchQuery(q) });
+  const query = q.logs ? undefined : researchQuery(q);
+  if (query) add("search_papers", { query });
   // With an attachment, a bare "what is this?" is about the file: no guessing from its words.
   if (attached) return calls;
   // Symptoms alone: the options say which of them the service marks urgent.
@@ -82,13 +85,15 @@ export function firstCalls(q: Question, available: ReadonlySet<string>, attached
   return calls;
 }
 
+/**
+ * A medication or condition the message writes as one that the vocabularies missed. Nothing else:
+ * a question that names nothing is answered by saying so, not by searching its words.
+ */
 function fallbackCalls(q: Question, add: Add): void {
   const medication = fallbackMedication(q.text);
   const condition = medication ? undefined : fallbackCondition(q.text);
-  const words = keywords(q.text, 3);
   if (medication) add("get_medication_reference", { name: medication });
   else if (condition) add("get_condition_reference", { q: condition });
-  else if (words.length > 0) add("search_papers", { query: words.join(" ") });
 }
 
 /** A question about the caller's medications that their labels answer (not "what are my medications"). */

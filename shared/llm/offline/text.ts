@@ -7,7 +7,9 @@ export const STOPWORDS = new Set(
   of off on once only or other our out over own same she should so some such than that the their them then
   there these they this those through to too under until up very was we were what when where which while who
   whom why will with would you your yours please tell explain know want need find show give latest recent
-  research paper papers study studies literature evidence new any there`.split(/\s+/),
+  research paper papers study studies literature evidence new any there much many really also get gets got
+  getting like feel feels feeling say says said known anything something everything thing things lot lots
+  make makes made use used people someone`.split(/\s+/),
 );
 
 /** Only the start of a long message is searched for names: enough for any question, bounded work. */
@@ -53,6 +55,16 @@ export function termPattern(terms: readonly string[]): RegExp | undefined {
   if (unique.length === 0) return undefined;
   const alternatives = unique.sort((a, b) => b.length - a.length).map(escapeRegExp);
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join("|")})(?![\\p{L}\\p{N}])`, "iu");
+}
+
+/**
+ * Whether the phrase is written in capitals somewhere in the text ("ALL", "COPD"). In a text with
+ * no lowercase letters at all, capitals say nothing, so it is not.
+ */
+export function writtenInCapitals(text: string, phrase: string): boolean {
+  if (!/\p{Ll}/u.test(text)) return false;
+  const written = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase)}(?![\\p{L}\\p{N}])`, "giu");
+  return [...text.matchAll(written)].some((match) => match[0] === match[0].toUpperCase());
 }
 
 export function mentions(text: string, term: string): boolean {

@@ -2,7 +2,7 @@ import common from "../../data/medications/common-names.json";
 import acute from "../../data/symptoms/acute.json";
 import custom from "../../data/symptoms/custom.json";
 import pregnancy from "../../data/symptoms/pregnancy.json";
-import { phrases, singular, words } from "./text";
+import { phrases, singular, words, writtenInCapitals } from "./text";
 
 /**
  * What the offline model recognises in a message, from the service's own vocabularies: MONDO
@@ -161,8 +161,22 @@ export function medicationOf(item: string, names: MedicationNames): string {
   return found?.name ?? singular(words(item)[0] ?? item.toLowerCase());
 }
 
+/** Short MONDO synonyms are mostly abbreviations: "CAN", "ALL", "GET", "BED", "FACE". */
+const ABBREVIATION_MAX = 4;
+
+/**
+ * Whether the message names the condition: a short one-word synonym ("can" for
+ * Crouzon syndrome-acanthosis nigricans, "all" for acute lymphoblastic leukemia) is an everyday
+ * word unless written in capitals ("ALL") or it is the condition's own name ("gout").
+ */
+function named(text: string, mention: ConditionMention): boolean {
+  const phrase = mention.phrase;
+  if (phrase.includes(" ") || phrase.length > ABBREVIATION_MAX || /\d/.test(phrase)) return true;
+  return fold(mention.label) === phrase || writtenInCapitals(text, phrase);
+}
+
 export async function findConditions(text: string, vocabulary: OfflineVocabulary): Promise<ConditionMention[]> {
-  const found = await vocabulary.conditions(phrases(text, 5));
+  const found = (await vocabulary.conditions(phrases(text, 5))).filter((mention) => named(text, mention));
   return longestFirst(
     text,
     found.map((mention) => ({ phrase: mention.phrase, value: mention })),
