@@ -1,4 +1,5 @@
 import { describeImage, quoteFile } from "./attachments";
+import { failureSentence } from "./failures";
 import type { Question } from "./intent";
 import { obj } from "./json";
 import { historyAnswer, panelsAnswer } from "./labAnswers";
@@ -26,18 +27,15 @@ export interface Answer {
   sources: render.Sources;
 }
 
-const failure = (call: Done) =>
-  `The ${call.toolName.replaceAll("_", " ")} lookup failed: ${typeof call.output === "string" ? call.output : "an error"}.`;
-
 function logSection(q: Question, done: readonly Done[]): string[] {
   const logs = done.find((c) => c.toolName === "list_health_logs");
   if (!logs) return [];
-  if (logs.isError) return [failure(logs)];
+  if (logs.isError) return [failureSentence(logs)];
   const pick = (name: string) => done.find((c) => c.toolName === name);
   if (q.logs === "record") return [recordAnswer(q, logs.output, pick("add_health_log_entry"))];
   if (q.logs === "progress") {
     const summary = pick("summarize_health_log");
-    if (summary?.isError) return [failure(summary)];
+    if (summary?.isError) return [failureSentence(summary)];
     return [progressAnswer(q, logs.output, summary?.output)];
   }
   return [render.logList(obj(logs.output))];
@@ -45,7 +43,7 @@ function logSection(q: Question, done: readonly Done[]): string[] {
 
 function toolSections(q: Question, done: readonly Done[], sources: render.Sources): string[] {
   return done.flatMap((call) => {
-    if (call.isError) return [failure(call)];
+    if (call.isError) return [failureSentence(call)];
     const output = obj(call.output);
     switch (call.toolName) {
       case "get_health_profile":

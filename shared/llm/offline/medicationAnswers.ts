@@ -1,3 +1,4 @@
+import { failureSentence } from "./failures";
 import type { LabelTopic, Question } from "./intent";
 import { obj, str, strings } from "./json";
 import {
@@ -79,9 +80,8 @@ function lookups(done: readonly Done[]): { refs: MedicationRef[]; failures: stri
   const refs: MedicationRef[] = [];
   const failures: string[] = [];
   for (const call of done.filter((c) => c.toolName === "get_medication_reference")) {
-    const name = String(call.input.name ?? "");
-    if (call.isError) failures.push(`The lookup of ${name} failed: ${String(call.output)}`);
-    else refs.push(medicationRef(name, call.output));
+    if (call.isError) failures.push(failureSentence(call));
+    else refs.push(medicationRef(String(call.input.name ?? ""), call.output));
   }
   return { refs, failures };
 }
