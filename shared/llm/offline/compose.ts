@@ -4,23 +4,25 @@ import type { Question } from "./intent";
 import { obj } from "./json";
 import { historyAnswer, panelsAnswer } from "./labAnswers";
 import { quoteLabTable } from "./labTable";
+import { actNow, closingNotes, leadingNotes, nothingToQuote } from "./limits";
 import { progressAnswer, recordAnswer } from "./logAnswers";
 import { medicationAnswer } from "./medicationAnswers";
 import type { Done } from "./plan";
 import type { Turn } from "./prompt";
 import * as render from "./render";
-import { clip } from "./text";
 import type { MedicationNames } from "./vocabulary";
 
 /**
  * The offline model's one answer: what it is, then each result quoted in a fixed order
  * (attachments, profile, logs, lab results, symptom options, medications, conditions, papers), with sources
- * and a safety note.
+ * and a safety note; with nothing to quote, what it cannot answer and what it can (limits.ts).
  */
-export const OFFLINE_INTRO =
-  "I am the offline reference assistant: no language model is configured on this server, so I do not write or reason freely. I looked this up with the service's tools and quote what they returned.";
-export const SAFETY_NOTE =
-  "This is general reference information, not medical advice. For decisions about your health or medicines, talk to a doctor or pharmacist; in an emergency call your local emergency number.";
+const WHAT_I_AM =
+  "I am the offline reference assistant: no language model is configured on this server, so I do not write or reason freely.";
+export const OFFLINE_INTRO = `${WHAT_I_AM} I looked this up with the service's tools and quote what they returned.`;
+const SEE_A_PROFESSIONAL =
+  "For decisions about your health or medicines, talk to a doctor or pharmacist; in an emergency call your local emergency number.";
+export const SAFETY_NOTE = `This is general reference information, not medical advice. ${SEE_A_PROFESSIONAL}`;
 
 export interface Answer {
   text: string;
@@ -51,9 +53,10 @@ function toolSections(q: Question, done: readonly Done[], sources: render.Source
       case "list_symptom_options":
         return [render.symptomOptions(output, q)];
       case "get_condition_reference":
-        return [render.condition(output, sources)];
+        // Papers that merely name a condition are offered only when papers were asked for.
+        return [render.condition(output, sources, q.research)];
       case "search_papers":
-        return [render.papers(output, sources)];
+        return [render.papers(output, sources, typeof call.input.query === "string" ? call.input.query : undefined)];
       case "list_lab_panels":
         return [panelsAnswer(output)];
       case "get_lab_history":
@@ -86,11 +89,12 @@ export function composeAnswer(q: Question, turn: Turn, cached: MedicationNames):
     ...of("get_condition_reference"),
     ...of("search_papers"),
   ];
-  if (body.length === 0) {
-    body.push(
-      `I could not match "${clip(q.text, 80)}" to a medication, a condition, a symptom, your profile, logs or lab results, or searchable keywords. Try naming a medication or a condition.`,
-    );
-  }
+  const quoted = body.length > 0;
+  // With nothing quoted there is no reference information to qualify; the triage advice above, when
+  // it says to act now, is the one instruction left standing.
+  const parts = quoted
+    ? [OFFLINE_INTRO, ...leadingNotes(turn.triage), ...body, ...closingNotes(q, done, turn.triage), SAFETY_NOTE]
+    : [WHAT_I_AM, ...nothingToQuote(q, turn.triage), ...(actNow(turn.triage) ? [] : [SEE_A_PROFESSIONAL])];
   const unique = [...new Map(sources.map((s) => [s.url, s])).values()];
-  return { text: [OFFLINE_INTRO, ...body.filter(Boolean), SAFETY_NOTE].join("\n\n"), sources: unique };
+  return { text: parts.filter(Boolean).join("\n\n"), sources: unique };
 }

@@ -2,11 +2,13 @@ import type { LanguageModelV4FilePart, LanguageModelV4Prompt } from "@ai-sdk/pro
 import { type Attachments, imageSize, parseAttachedText } from "./attachments";
 import { obj } from "./json";
 import { parseLabTable } from "./labTable";
+import { LEVELS, type Level } from "./limits";
 import type { Done } from "./plan";
 
 /**
  * What the offline model reads from the prompt: the last user message (its text, and its
- * attachments), and the tool calls of this turn with their results. Earlier turns are not read.
+ * attachments), the tool calls of this turn with their results, and the safety check's level that
+ * its instructions state. Earlier turns are not read.
  */
 export interface Turn {
   text: string;
@@ -14,6 +16,19 @@ export interface Turn {
   done: Done[];
   /** Model steps that called tools since the user's message. */
   toolSteps: number;
+  /** The level the service's triage gave the message, whose advice the reply already opens with. */
+  triage?: Level;
+}
+
+/** "The service's safety check rated this message urgent …" in the instructions (any model reads it there). */
+const RATED = new RegExp(`safety check rated this message (${LEVELS.join("|")})\\b`);
+
+function triageOf(prompt: LanguageModelV4Prompt): Level | undefined {
+  for (const message of prompt) {
+    const level = message.role === "system" ? RATED.exec(message.content)?.[1] : undefined;
+    if (level) return level as Level;
+  }
+  return undefined;
 }
 
 function fileBytes(part: LanguageModelV4FilePart): Uint8Array | undefined {
@@ -91,5 +106,6 @@ export function readTurn(prompt: LanguageModelV4Prompt): Turn {
     attachments: user?.attachments ?? { images: [], files: [], labTables: [] },
     done: [...calls.values()],
     toolSteps,
+    triage: triageOf(prompt),
   };
 }

@@ -5,7 +5,8 @@ import { clip } from "./text";
 /** Plain renderings of the non-medication tools' outputs, each with the sources it quotes. */
 export type Sources = { url: string; title: string }[];
 
-export function condition(output: Json, sources: Sources): string {
+/** A MONDO term; with `withPapers`, the papers of our index that name it (a match on words, not a judgement). */
+export function condition(output: Json, sources: Sources, withPapers = false): string {
   const info = obj(output.info);
   const lines = [`${str(info.label) ?? "Condition"} (${str(info.id) ?? "MONDO"}).`];
   if (str(info.definition)) lines.push(clip(str(info.definition) as string, 600));
@@ -15,9 +16,10 @@ export function condition(output: Json, sources: Sources): string {
   if (parents.length) lines.push(`A kind of: ${parents.slice(0, 3).join(", ")}.`);
   const link = str(obj(info.links).monarch) ?? str(obj(info.links).purl);
   if (link) sources.push({ url: link, title: `${str(info.label)} (MONDO)` });
-  const papers = list(obj(output.papers).data ?? output.papers).slice(0, 3);
-  lines.push(papers.length ? "Related research in our paper index:" : "Our paper index has no papers naming it.");
-  for (const paper of papers.map(obj)) lines.push(...cite(paper, sources));
+  if (!withPapers) return lines.join("\n");
+  const naming = list(obj(output.papers).data ?? output.papers).slice(0, 3);
+  lines.push(naming.length ? "Papers in our index that name it:" : "Our paper index has no papers naming it.");
+  for (const paper of naming.map(obj)) lines.push(...cite(paper, sources));
   return lines.join("\n");
 }
 
@@ -29,11 +31,16 @@ function cite(paper: Json, sources: Sources): string[] {
   return [`- ${title}${url ? ` (${url})` : ""}`];
 }
 
-export function papers(output: Json, sources: Sources): string {
+/** Papers the search returned; when it had to drop words of the query to find any, it says so. */
+export function papers(output: Json, sources: Sources, asked?: string): string {
   const data = list(output.data).map(obj);
   const query = str(obj(output.query).text) ?? "";
-  if (data.length === 0) return `I found no papers in our index matching "${query}".`;
-  return [`Papers in our index matching "${query}":`, ...data.slice(0, 5).flatMap((p) => cite(p, sources))].join("\n");
+  if (data.length === 0) return `I found no papers in our index matching "${asked ?? query}".`;
+  const heading =
+    obj(output.query).widened === true && asked
+      ? `No paper in our index matches all of "${asked}"; these match "${query}":`
+      : `Papers in our index matching "${query}":`;
+  return [heading, ...data.slice(0, 5).flatMap((p) => cite(p, sources))].join("\n");
 }
 
 export function profile(output: Json): string {
