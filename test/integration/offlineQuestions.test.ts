@@ -27,6 +27,8 @@ interface Question {
   tools: string[];
   exact?: boolean;
   calls?: Record<string, number>;
+  /** Some call of each tool had at least these arguments. */
+  inputs?: Record<string, Record<string, unknown>>;
   answer: string[];
   absent?: string[];
   account?: "main" | "fresh" | "twoLogs";
@@ -152,6 +154,9 @@ async function ask(question: Question): Promise<ChatReply> {
 const toolsRun = (reply: ChatReply) =>
   reply.message.parts.flatMap((part) => (part.type.startsWith("tool-") ? [part.type.slice(5)] : []));
 
+const inputsOf = (reply: ChatReply, tool: string) =>
+  reply.message.parts.flatMap((part) => (part.type === `tool-${tool}` && "input" in part ? [part.input] : []));
+
 beforeAll(async () => {
   upstream = startUpstreamFixtures();
   const shared = withUpstream(await ownIndexes(await testDeps(), "questions"), upstream);
@@ -191,10 +196,31 @@ describe("the everyday question bank", () => {
       for (const [tool, n] of Object.entries(question.calls ?? {})) {
         expect(run.filter((name) => name === tool).length).toBeGreaterThanOrEqual(n);
       }
+      for (const [tool, input] of Object.entries(question.inputs ?? {})) {
+        expect(inputsOf(reply, tool)).toContainEqual(expect.objectContaining(input));
+      }
       const text = reply.text.toLowerCase();
       for (const words of question.answer) expect(text).toContain(words.toLowerCase());
       for (const words of question.absent ?? []) expect(text).not.toContain(words.toLowerCase());
       expect(reply.message.parts.every((part) => !("state" in part) || part.state !== "output-error")).toBe(true);
     }, 30_000);
   }
+});
+
+describe("when a reference cannot be reached", () => {
+  test("an unreachable RxNav is one plain sentence, not the error", async () => {
+    // Nothing cached for the name, so the lookup reaches the replay, which answers 503 (retried, then given up).
+    await deps.sql`delete from reference_cache where key ilike ${"%metformin%"}`;
+    upstream.mode = "fail";
+    try {
+      const reply = await ask({ message: "Is it safe to drink alcohol with metformin?", tools: [], answer: [] });
+      expect(toolsRun(reply)).toEqual(["get_medication_reference"]);
+      expect(reply.text).toContain(
+        "I could not reach the medication reference (RxNorm) just now; try again in a minute.",
+      );
+      expect(reply.text).not.toMatch(/Error|did not answer|retry later|RxNav/);
+    } finally {
+      upstream.mode = "normal";
+    }
+  }, 30_000);
 });
