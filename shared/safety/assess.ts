@@ -69,6 +69,7 @@ function reasonForNone(evidence: Evidence): string {
   if (modifiers.has("HISTORICAL")) why.push("past history");
   if (modifiers.has("FAMILY_HISTORY")) why.push("family history");
   if (modifiers.has("NEGATED")) why.push("symptoms said to be absent");
+  if (modifiers.has("FICTION")) why.push("a story or a news report");
   return why.length > 0 ? `No current symptoms reported (${why.join(", ")}).` : "No current symptoms reported.";
 }
 

@@ -98,4 +98,11 @@ export function applyConText(parsed: ParsedText, targets: ConceptMatch[]): Modif
 }
 
 /** Categories under which a target is not a report of a current symptom. */
-export const NOT_CURRENT: ContextCategory[] = ["NEGATED", "HISTORICAL", "HYPOTHETICAL", "FAMILY_HISTORY", "TOPIC"];
+export const NOT_CURRENT: ContextCategory[] = [
+  "NEGATED",
+  "HISTORICAL",
+  "HYPOTHETICAL",
+  "FAMILY_HISTORY",
+  "TOPIC",
+  "FICTION",
+];

@@ -15,6 +15,7 @@ export type ContextCategory =
   | "HYPOTHETICAL"
   | "FAMILY_HISTORY"
   | "TOPIC"
+  | "FICTION"
   | "PSEUDO"
   | "TERMINATE";
 export type Direction = "FORWARD" | "BACKWARD" | "BIDIRECTIONAL" | "NONE";
@@ -73,6 +74,7 @@ export const CONTEXT_RULES: ContextRule[] = [
     scope: SENTENCE,
     patterns: [
       "last year|last month|last week|years ago|year ago|many months ago|months ago|decade ago|long time ago|while back|while ago",
+      "last winter|last summer|last spring|last autumn|last fall|last christmas",
       "as a child|as a kid|as a teenager|as a baby|in my childhood|when i be young|when i be little|when i be a kid",
       "used to|in the past|previously|previous|prior|once had|years back|back in",
       "turn out|turned out|turn out to be|was diagnosed|be diagnosed years",
@@ -134,6 +136,18 @@ export const CONTEXT_RULES: ContextRule[] = [
       "how do i|how can i|how to|how should i|tips|any tips|advice on|best way to|best way of",
     ],
   },
+  // Stories, television and the news: what happens to a character or a stranger in a report (ours).
+  {
+    category: "FICTION",
+    direction: "FORWARD",
+    scope: SENTENCE,
+    patterns: [
+      "on the news|in the news|news report|in a documentary",
+      "in a film|in the film|in a movie|in the movie|in a book|in the book|in a novel|in the novel|in my novel",
+      "in a story|a story where|a story about|write a story|write me a story|in the show|on the show|in the episode|in the series|in the play|in a game|in the game",
+      "main character|the character|a character|my character|a scene where",
+    ],
+  },
   // medspaCy PSEUDO-like: phrases that contain a trigger word but do not act as one.
   {
     category: "PSEUDO",
@@ -150,6 +164,9 @@ export const CONTEXT_RULES: ContextRule[] = [
       "never & like this|this bad|this before|so bad|before ~7",
       "since last week|since last month|since last year|for the last|over the last|in the last|the last few|the past",
       "day|days|week|weeks|month|months|hour|hours|year|years & history ~0",
+      "usually he|usually she|usually it|usually they|usually i|usually we|normally he|normally she|normally it|normally i",
+      "not & service|serviced|check|checked|test|tested ~3",
+      "not answer|not answering|not reply|not replying|not pick up|not picking up",
     ],
   },
   // medspaCy TERMINATE ("but", "however", "although", "apart from", "aside from", "secondary to", "because").
@@ -174,4 +191,6 @@ export const CATEGORY_TERMINATORS: Partial<Record<ContextCategory, string[]>> = 
   HYPOTHETICAL: [",|?|;"],
   TOPIC: [",|?|;"],
   FAMILY_HISTORY: ["now|today|tonight|currently|right now|at the moment|this morning"],
+  // "I was in the play when I collapsed": the story ends where the writer's own time begins.
+  FICTION: ["when|while|now|today|tonight|suddenly|then"],
 };

@@ -89,7 +89,7 @@ export class Evidence {
     return this.all.some(
       (finding) =>
         finding.concept === concept &&
-        !["NEGATED", "HYPOTHETICAL", "TOPIC"].some((category) => finding.modifiers.has(category as never)),
+        !["NEGATED", "HYPOTHETICAL", "TOPIC", "FICTION"].some((category) => finding.modifiers.has(category as never)),
     );
   }
 
