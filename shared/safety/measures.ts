@@ -114,7 +114,18 @@ const VAGUE_DURATIONS: [string[], number][] = [
   [["last", "few", "months"], 3 * 43200],
   [["past", "few", "months"], 3 * 43200],
 ];
-const TEMPERATURE_CUES = new Set(["temperature", "fever", "febrile", "pyrexia", "pyrexial", "thermometer", "reading"]);
+const TEMPERATURE_CUES = new Set([
+  "temperature",
+  "fever",
+  "febrile",
+  "pyrexia",
+  "pyrexial",
+  "thermometer",
+  "reading",
+  "armpit",
+  "axillary",
+  "tympanic",
+]);
 const AGE_WORDS: Record<string, number> = {
   newborn: 0.02,
   neonate: 0.02,
@@ -140,7 +151,17 @@ function readTemperature(tokens: Token[], i: number): number | undefined {
   const next = tokens[i + 1]?.text;
   const unitAfter = next === "degrees" || next === "°" || next === "celsius" || next === "fahrenheit";
   const cueBefore = tokens.slice(Math.max(0, i - 4), i).some((t) => TEMPERATURE_CUES.has(t.lemma));
-  if (!unitAfter && !cueBefore) return undefined;
+  // "38.3 on the thermometer": a body-temperature number with the cue after it.
+  const cueAfter =
+    value >= 35 &&
+    value <= 42.5 &&
+    tokens.slice(i + 1, i + 5).some((t, k, after) => {
+      if (t.sentence !== token.sentence) return false;
+      return (
+        TEMPERATURE_CUES.has(t.lemma) || (t.text === "under" && ["arm", "tongue"].includes(after[k + 2]?.text ?? ""))
+      );
+    });
+  if (!unitAfter && !cueBefore && !cueAfter) return undefined;
   const fahrenheit = next === "fahrenheit" || (unitAfter && tokens[i + 2]?.text === "f") || value >= 95;
   const celsius = fahrenheit ? ((value - 32) * 5) / 9 : value;
   return celsius >= 34 && celsius <= 44 ? Math.round(celsius * 10) / 10 : undefined;
@@ -180,9 +201,15 @@ function readGestation(tokens: Token[], i: number): number | undefined {
   if (amount === undefined || !/^weeks?$/.test(tokens[i + 1]?.text ?? "")) return undefined;
   const after = tokens[i + 2]?.text;
   if (after === "pregnant" || after === "along" || after === "gestation") return amount;
-  // "I'm 38 weeks": said of oneself, a number of weeks is a pregnancy's.
-  const saidOfSelf = tokens[i - 1]?.lemma === "be" && tokens[i - 2]?.text === "i";
-  return saidOfSelf && amount >= 4 && amount <= 42 ? amount : undefined;
+  if (amount < 4 || amount > 42 || ["ago", "old", "since", "after", "later", "post"].includes(after ?? ""))
+    return undefined;
+  // "I'm 38 weeks", "she is 34 weeks", "only 33 weeks": said of a person, a number of weeks is a pregnancy's;
+  // so is a message that opens with one ("34 weeks, pounding head…").
+  const before = tokens[i - 1];
+  const saidOfPerson =
+    before?.lemma === "be" && ["i", "she", "wife", "partner", "we"].includes(tokens[i - 2]?.text ?? "");
+  const opening = i === 0 && (after === undefined || after === "," || after === "and" || after === "now");
+  return saidOfPerson || before?.text === "only" || opening ? amount : undefined;
 }
 
 /** The temperatures, durations, ages and weeks of pregnancy in a parsed message. */

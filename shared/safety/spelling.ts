@@ -17,6 +17,10 @@ const CLINICAL_ABBREVIATIONS: [RegExp, string][] = [
   [/\bUTI\b/g, "urine infection"],
   [/\bDKA\b/g, "diabetic ketoacidosis"],
   [/\bCO\b(?= (?:alarm|detector|poisoning|leak))/g, "carbon monoxide"],
+  [/\bT ?(3[4-9]|4[0-2])(\.\d)?\b/g, "temperature $1$2"],
+  [/\bRIF\b/g, "right iliac fossa"],
+  [/\bLIF\b/g, "left iliac fossa"],
+  [/\bPV\b/g, "vaginal"],
   // "45M", "72 F", "3yo F": an age with the sex after it.
   [/\b(\d{1,2}) ?(?:yo|y\/o|y\.o\.)? ?([MF])\b/g, "$1 year old $2"],
 ];
@@ -150,12 +154,21 @@ const WORD_PATTERN = new RegExp(
 /** The message rewritten for the tokenizer: lowercased, contractions expanded, common typos fixed. */
 export function normaliseSpelling(text: string): string {
   let out = text;
+  // A Glasgow Coma Scale under 15 or a breathing rate of 25 or more are the signs themselves (NICE NG51).
+  out = out.replace(/\bGCS:? ?(\d{1,2})(?:\/15)?\b/g, (_, n) => (Number(n) < 15 ? "reduced consciousness" : "alert"));
+  out = out.replace(/\bRR:? ?(\d{1,2})\b/g, (_, n) =>
+    Number(n) >= 25 ? "breathing very fast" : `respiratory rate ${n}`,
+  );
   for (const [pattern, replacement] of CLINICAL_ABBREVIATIONS) out = out.replace(pattern, replacement);
   out = out.toLowerCase();
   for (const [pattern, replacement] of CONTRACTIONS) out = out.replace(pattern, replacement);
   out = out.replace(/\b(\d{1,3}) ?(?:yo|y\/o|y\.o\.)(?![a-z])/g, "$1 year old");
   // Obstetric shorthand: "7/40" is seven weeks of a 40-week pregnancy.
   out = out.replace(/\b([1-4]?\d)\+?\d?\/40\b/g, "$1 weeks pregnant");
+  // "3/12 old" is three months old, "2/7" two days, "3/52" three weeks.
+  out = out.replace(/\b(\d{1,2})\/12(?![\d/])/g, "$1 months");
+  out = out.replace(/\b(\d)\/7(?![\d/])/g, "$1 days");
+  out = out.replace(/\b(\d{1,2})\/52(?![\d/])/g, "$1 weeks");
   out = out.replace(WORD_PATTERN, (word) => WORDS[word] ?? word);
   // "38,5" is a European decimal, "39c"/"102f"/"39°c" a temperature: split the unit off the number.
   out = out.replace(/\b(3\d|4[0-2]),(\d)\b/g, "$1.$2");
