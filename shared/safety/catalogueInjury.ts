@@ -19,7 +19,8 @@ export const INJURY_PRESENTATIONS: Presentation[] = [
     guidance:
       "NHS 'Get help for suicidal thoughts' and the 988 Suicide & Crisis Lifeline: call 999/911 if you have a plan, the means or might act on it; otherwise same-day help from a GP, 111, 988 or Samaritans (116 123).",
     assess(e) {
-      if (e.has("SUICIDE_PREPARATION"))
+      const affairs = e.has("AFFAIRS_IN_ORDER") && !e.near("AFFAIRS_IN_ORDER", "PLANNED_EVENT", 0);
+      if (e.has("SUICIDE_PREPARATION") || affairs || (e.has("FAREWELL_MESSAGE") && e.has("UNREACHABLE")))
         return verdict("emergency", "preparations for suicide (pills saved, goodbye notes)", "SUICIDE_PREPARATION");
       if (e.has("SUICIDAL_THOUGHTS")) {
         if (e.has("SAFETY_STATEMENT") && !e.has("SUICIDE_INTENT")) {
@@ -67,6 +68,9 @@ export const INJURY_PRESENTATIONS: Presentation[] = [
       const shortFit = e.durationMinutes("SEIZURE") > 0 && e.durationMinutes("SEIZURE") < 5;
       const recovered = e.has("RECOVERED") || (shortFit && !danger);
       if (long || repeated) return verdict("emergency", "a seizure lasting over 5 minutes or repeated", "SEIZURE");
+      if (e.has("SEIZURE_FREQUENCY") && !danger) {
+        return verdict("soon", "seizures coming more often than usual", "SEIZURE");
+      }
       if (danger && !e.has("RECOVERED")) return verdict("emergency", "a seizure without recovery", "SEIZURE");
       if (recovered) {
         const usual = e.has("KNOWN_EPILEPSY") && !e.has("FIRST_SEIZURE");

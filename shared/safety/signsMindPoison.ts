@@ -1,3 +1,7 @@
+/** Household products a child can swallow (NHS "Poisoning"). */
+const HOUSEHOLD_HAZARDS =
+  "bleach|detergent|pod*|capsule|cleaning|cleaner|chemical*|antifreeze|weedkiller|poison*|berr*|mushroom*|vape|e-liquid|nicotine|lamp oil|white spirit|paint|screenwash|rat poison|slug pellet*|dishwasher tablet|washing tablet|liquitab*|laundry|oven cleaner|drain cleaner|toadstool*|plant|leaves|button|coin|cigarette*";
+
 /**
  * Concepts for suicidal thoughts and self-harm, overdose and poisoning (button batteries and
  * magnets included). Suicide is often said indirectly ("ending it", "better off without me",
@@ -16,6 +20,9 @@ export const MIND_POISON_SIGNS: Record<string, string[]> = {
     "no reason to live|nothing to live for|no point in living|no point living|no point to life|no point anymore|not see the point|what is the point",
     "better off|happier|easier & without me|if i be dead|if i was dead|if i were dead|if i be gone|if i was gone|if i were gone ~6",
     "not want to & live|be alive|be here|go on|exist|wake up ~3",
+    "want|wanna|wish|hope|rather|like & never wake up|never to wake up|sleep forever|not wake up again ~8",
+    "family|everyone|everybody|kids|world|people|they|them & =would & fine|manage|cope|okay|ok|alright|happier|easier|better & without me ~6",
+    "nobody|no one & miss me|notice i be gone|notice if i be gone ~4",
     "can not go on|can not do this anymore|can not keep going",
     "want & it all to stop|everything to stop|it to end|it all to end ~2",
     "=going to|=gonna|will & take|swallow & all my|all the|whole & pill*|tablet*|meds|paracetamol ~5",
@@ -24,7 +31,7 @@ export const MIND_POISON_SIGNS: Record<string, string[]> = {
   /** The means gathered or a goodbye: NHS and 988 treat these as an emergency on their own. */
   SUICIDE_PREPARATION: [
     "stockpil*|save up|saving up|hoard*|collect*|stash*|been keeping|saved up & pill*|tablet*|medic*|paracetamol|meds ~6",
-    "goodbye|farewell|suicide & note|letter*|message*|text* ~4",
+    "goodbye|farewell|suicide & note|letter*|message*|text*|post* ~4",
     "write|wrote|writing|written & letter*|note* & family|everyone|kid*|children|wife|husband|parents|goodbye ~8",
     "give|giving|gave & away & thing*|belonging*|stuff|possession*|pet* ~5",
     "bought|buy|got & rope|gun|blade* ~4",
@@ -34,7 +41,16 @@ export const MIND_POISON_SIGNS: Record<string, string[]> = {
   SUICIDE_INTENT: [
     "plan*|decide*|ready|=going to|=gonna|method|way & die|do it|end it|kill myself|end my life|take my life ~6",
     "tonight|today|this weekend|right now|after everyone|when everyone",
-    "got a plan|have a plan|made a plan|have plans|worked out how|know how i would",
+    "got a plan|have a plan|made a plan|have plans|worked out how|know how i would|how i would do it|how to do it|how i would end it|ways to do it",
+  ],
+  /** Putting one's affairs in order (988 warning signs), unless for an operation or a journey. */
+  AFFAIRS_IN_ORDER: ["affairs in order|sort* out my affairs|sort* my affairs|put my affairs"],
+  PLANNED_EVENT: ["before|ahead of & operation|surgery|op|holiday|trip|travel*|move|moving|retire* ~4"],
+  /** A message of love and apology, which with the person now out of reach reads as a goodbye (988 warning signs). */
+  FAREWELL_MESSAGE: ["sorry for everything", "message*|text*|post*|note|letter*|wrote|say*|said & love* & sorry ~10"],
+  UNREACHABLE: [
+    "phone & off|dead|switched off|voicemail ~4",
+    "not & answer*|pick* up|reply*|respond* & phone|call*|text*|message* ~5",
   ],
   /** "I would never act on it", "I'm safe": thoughts without intent. */
   SAFETY_STATEMENT: ["never act|not act|not going to act|no plan*|not plan*|i be safe|keep myself safe|would never"],
@@ -42,9 +58,13 @@ export const MIND_POISON_SIGNS: Record<string, string[]> = {
     "self harm*|self-harm*|selfharm*|self injur*",
     "cut*|burn*|hurt*|harm*|scratch*|hit* & myself ~2",
     "=cutting|=burning|=scratching & my arm*|my wrist*|my thigh*|my leg* ~2",
+    "cut|burn*|scratch*|carv* & my arm*|my wrist*|my thigh*|my leg*|my skin ~2",
   ],
   /** "I cut myself shaving", "burnt myself cooking": accidents, not self-harm. */
-  ACCIDENT_CUE: ["accident*|shaving|cooking|chopping|slicing|by mistake|on glass|on the oven|on a knife|gardening|diy"],
+  ACCIDENT_CUE: [
+    "accident*|shaving|cooking|chopping|slicing|by mistake|on glass|on the oven|on a knife|gardening|diy|eczema|itch*|mosquito*",
+    "=on & a|the|some & nail|glass|knife|metal|fence|tin|wire|branch|rock|door|corner|edge|thorn*|bottle|can|shelf|screw|hob|stove ~1",
+  ],
   OVERDOSE: [
     "overdose*|=od|=od'd|=o.d.",
     "take|took|taken|swallow*|ate|eat|eaten|down* & too many|whole|all|pack|packet|box|bottle|handful|lot of|load of|bunch|dozen|strip* & pill*|tablet*|paracetamol|meds|medicine*|medication*|capsule*|sleeping|insulin|painkiller*|antidepressant*|codeine|co-codamol|tramadol|opioid*|morphine|oxycodone|ibuprofen|aspirin|diazepam|sertraline|drugs ~8",
@@ -63,7 +83,9 @@ export const MIND_POISON_SIGNS: Record<string, string[]> = {
     "button battery|coin battery|lithium battery|button cell",
   ],
   HAZARD_SWALLOWED: [
-    "swallow*|ingest*|ate|eat*|eaten|drank|drink*|lick*|chew*|=sucking|got into|in * mouth & bleach|detergent|pod*|capsule|cleaning|cleaner|chemical*|antifreeze|weedkiller|poison*|berr*|mushroom*|vape|e-liquid|nicotine|lamp oil|white spirit|paint|screenwash|rat poison|slug pellet*|dishwasher tablet|washing tablet|liquitab*|laundry|oven cleaner|drain cleaner|toadstool*|plant|leaves|button|coin|cigarette* ~8",
+    `swallow*|ingest*|ate|eat*|eaten|drank|drink*|lick*|chew*|=sucking|got into|in * mouth & ${HOUSEHOLD_HAZARDS} ~8`,
+    // A child who has opened a cleaner has had the chance to taste it (NHS "Poisoning").
+    "lid off|top off|cap off|got into|got hold of|=opened & bleach|cleaner|detergent|chemical*|antifreeze|weedkiller|poison*|laundry|dishwasher tablet* ~4",
     "poisoned|poisoning",
   ],
   /** Medicines or alcohol that a child reached: poisonous at doses an adult takes safely. */
