@@ -132,11 +132,15 @@ export const CIRCULATION_PRESENTATIONS: Presentation[] = [
     assess(e) {
       if (e.has("ANAPHYLAXIS_WORD", "ADRENALINE_USED"))
         return verdict("emergency", "anaphylaxis or an adrenaline pen used", "ANAPHYLAXIS_WORD");
-      if (e.has("AIRWAY_SWELLING")) return verdict("emergency", "a swelling throat or tongue", "AIRWAY_SWELLING");
+      if (e.findings("AIRWAY_SWELLING").some((f) => !e.findings("DENTAL_CUE").some((d) => d.sentence === f.sentence)))
+        return verdict("emergency", "a swelling throat or tongue", "AIRWAY_SWELLING");
       const allergic = e.has("ALLERGY_TRIGGER", "HIVES", "FACE_SWELLING");
       if (allergic && e.has("THROAT_SWOLLEN"))
         return verdict("emergency", "a swelling throat after an allergen", "THROAT_SWOLLEN");
-      const systemic = breathless(e) || e.has("FEEL_FAINT", "FAINTED", "COLLAPSED");
+      // NHS "Anaphylaxis" names trouble swallowing and a hoarse voice with the breathing signs; with a rash
+      // alone they are as often a sore throat, so they count after a known trigger.
+      const swallowing = e.has("ALLERGY_TRIGGER") && e.has("SWALLOWING", "VOICE");
+      const systemic = breathless(e) || swallowing || e.has("FEEL_FAINT", "FAINTED", "COLLAPSED");
       if (allergic && systemic)
         return verdict("emergency", "an allergic reaction with breathing trouble or faintness", "ALLERGY_TRIGGER");
       if (e.has("ALLERGIC_REACTION_NOW"))
@@ -163,7 +167,8 @@ export const CIRCULATION_PRESENTATIONS: Presentation[] = [
       if (e.has("DROWSY") && !e.has("HEAD_INJURY") && (e.child || e.has("CONFUSION")))
         return verdict("emergency", "very drowsy and hard to wake", "DROWSY");
       if (e.has("FAINTED")) {
-        const worrying = e.has("CHEST_PAIN", "PALPITATIONS", "SHORT_OF_BREATH", "HEAD_INJURY") || e.pregnant;
+        const injured = e.has("HEAD_INJURY", "DEEP_WOUND", "MAJOR_BLEEDING", "FRACTURE_SIGNS");
+        const worrying = e.has("CHEST_PAIN", "PALPITATIONS", "SHORT_OF_BREATH") || injured || e.pregnant;
         return verdict(worrying || (e.ageYears ?? 0) >= 65 ? "urgent" : "soon", "a faint", "FAINTED");
       }
       return null;
@@ -183,7 +188,7 @@ export const CIRCULATION_PRESENTATIONS: Presentation[] = [
         low;
       if (redFlag) return verdict("emergency", "an infection with signs of sepsis", "FEVER");
       if (e.has("SEPSIS_WORD")) return verdict("emergency", "suspected sepsis", "SEPSIS_WORD");
-      if (e.has("IMMUNOSUPPRESSED") && e.feverAtLeast(38))
+      if ((e.has("IMMUNOSUPPRESSED") || e.mentioned("RECENT_CHEMO")) && e.feverAtLeast(38))
         return verdict("emergency", "a fever during chemotherapy or immunosuppression", "IMMUNOSUPPRESSED");
       if (e.has("SHIVERING") && e.feverAtLeast(39)) return verdict("urgent", "a high fever with rigors", "SHIVERING");
       return null;

@@ -48,7 +48,8 @@ export const LIFE_STAGE_PRESENTATIONS: Presentation[] = [
       if (!earlyPregnancy(e)) return null;
       const oneSided = e.has("ONE_SIDED_PELVIC_PAIN");
       const pain = oneSided || e.has("ABDOMINAL_PAIN");
-      const collapse = e.has("FEEL_FAINT", "FAINTED", "COLLAPSED", "SHOULDER_TIP_PAIN");
+      // NHS "Ectopic pregnancy": feeling very dizzy or faint with the pain is a reason to call 999.
+      const collapse = e.has("FEEL_FAINT", "FAINTED", "COLLAPSED", "SHOULDER_TIP_PAIN", "DIZZY");
       if (pain && (collapse || e.has("SEVERE")))
         return verdict("emergency", "pain in early pregnancy with faintness or severe pain", "ONE_SIDED_PELVIC_PAIN");
       if (oneSided && e.has("VAGINAL_BLEEDING"))
@@ -92,6 +93,7 @@ export const LIFE_STAGE_PRESENTATIONS: Presentation[] = [
     assess(e) {
       const diabetic = e.has("DIABETES", "HYPO", "KETOSIS", "HIGH_SUGAR");
       if (!diabetic) return null;
+      const ketotic = e.has("KETOSIS") || (e.has("DIABETES", "HIGH_SUGAR") && e.has("DEEP_BREATHING"));
       const glucose = e.measures.glucoseMmol;
       const ketones = e.measures.ketonesMmol;
       const hypo = e.has("HYPO") || (glucose !== undefined && glucose < 4);
@@ -113,13 +115,13 @@ export const LIFE_STAGE_PRESENTATIONS: Presentation[] = [
         "BREATHING_FAST",
         "CANT_BREATHE",
         "VERY_UNWELL",
+        "DEEP_BREATHING",
       );
       const high = e.has("HIGH_SUGAR") || (glucose !== undefined && glucose >= 15);
-      if ((ketones !== undefined && ketones >= 3) || (e.has("KETOSIS") && ill) || (high && ill && e.has("DIABETES"))) {
+      if ((ketones !== undefined && ketones >= 3) || (ketotic && ill) || (high && ill && e.has("DIABETES"))) {
         return verdict("emergency", "high sugar or ketones with vomiting, drowsiness or fast breathing", "KETOSIS");
       }
-      if (e.has("KETOSIS") || (ketones !== undefined && ketones >= 1.5))
-        return verdict("urgent", "raised ketones", "KETOSIS");
+      if (ketotic || (ketones !== undefined && ketones >= 1.5)) return verdict("urgent", "raised ketones", "KETOSIS");
       if (hypo) return verdict("self_care", "a hypo to treat with fast sugar", "HYPO");
       if (high) return verdict("soon", "high blood sugar without other symptoms", "HIGH_SUGAR");
       return null;

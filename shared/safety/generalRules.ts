@@ -29,6 +29,8 @@ const SIGNS_AS_SYMPTOMS: Record<string, "self_care" | "soon"> = {
   CHEST_PAIN: "soon",
   SHORT_OF_BREATH: "self_care",
   LIMB_BENIGN_CUE: "self_care",
+  SUNBURN: "self_care",
+  FACE_SWELLING: "soon",
   WHEEZE: "soon",
   BLURRED_VISION: "soon",
   PALPITATIONS: "soon",
@@ -57,10 +59,12 @@ export function generalVerdict(e: Evidence): GeneralVerdict | null {
     ...Object.fromEntries(Object.entries(EVERYDAY_SYMPTOMS).map(([id, entry]) => [id, entry.level])),
     ...SIGNS_AS_SYMPTOMS,
   };
-  // Numbness from lying on an arm is not a nerve problem to book in for.
+  // Tingling where a sting or rash is, like numbness from lying on an arm, is not a nerve problem to book in for.
   const found = Object.keys(levels).filter(
-    (id) => e.has(id) && !(BENIGN_NUMBNESS.includes(id) && e.has("LIMB_BENIGN_CUE")),
+    (id) => e.has(id) && !(BENIGN_NUMBNESS.includes(id) && (e.has("LIMB_BENIGN_CUE") || e.near(id, "SKIN", 0))),
   );
+  // A measured temperature is a fever even when the word is not said ("the thermometer says 38.1").
+  if ((e.measures.temperatureC ?? 0) >= 38 && !found.includes("FEVER")) found.push("FEVER");
   if (e.has("FRACTURE_SIGNS", "URINE_RETENTION")) {
     return {
       level: "urgent",
@@ -70,10 +74,11 @@ export function generalVerdict(e: Evidence): GeneralVerdict | null {
   }
   if (found.length === 0) return null;
   let level: GeneralVerdict["level"] = found.some((id) => levels[id] === "soon") ? "soon" : "self_care";
-  // A chest sore from coughing through a cold, or a mild twinge, is looked after at home (NHS "Chest pain").
+  // A chest sore from coughing through a cold, a strained chest muscle or a mild twinge is looked after at
+  // home (NHS "Chest pain").
   if (
     found.includes("CHEST_PAIN") &&
-    e.has("MILD", "COLD") &&
+    (e.has("MILD", "COLD") || (e.has("CHEST_WALL_CUE") && e.has("ACHES"))) &&
     !found.some((id) => id !== "CHEST_PAIN" && levels[id] === "soon")
   ) {
     level = "self_care";

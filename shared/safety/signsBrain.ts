@@ -39,14 +39,22 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
     "blind & sudden*|one eye|suddenly|overnight|out of nowhere ~4",
     "can not & see & eye|anything|out of ~5",
     "curtain|shadow|veil & vision|eye|over ~5",
-    "vision & black|dark|blank|gone ~6",
+    "vision|sight & black|dark|blank|gone|vanish*|disappear*|went out|blacked out ~6",
+    "blind|shutter|blackout & came down|come down|coming down|pulled down ~3",
     "eye & go|gone|went & dark|black|blank|blind ~3",
   ],
   DOUBLE_VISION: ["double vision|seeing double|see double"],
-  FLASHES_FLOATERS: ["flash*|floater*|cobweb* & eye|vision|light*|see|seeing ~5", "new floater*"],
+  FLASHES_FLOATERS: [
+    "flash*|floater*|cobweb* & eye|vision|light*|see|seeing ~5",
+    "new floater*",
+    "shower of|black dot*|dark dot*|black speck*|dark speck* & eye|vision|sight ~6",
+    "flicker*|flash* & at the edge|in the corner|edge of|corner of ~3",
+  ],
   BLURRED_VISION: [
     "blur*|fuzzy|hazy|spots|stars|flashing light* & vision|see|seeing|eye* ~4",
     "seeing & spots|stars ~2",
+    "=blurry|=blurred|blurriness",
+    "zigzag*|zig zag*|sparkl*|shimmer* & see|seeing|vision|eye* ~4",
   ],
   WORST_HEADACHE: [
     "worst & headache|head pain ~5",
@@ -55,7 +63,12 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
     "sudden* & severe|=bad|=awful|agony & headache ~4",
     "headache & came on sudden*|out of nowhere|in seconds|instantly ~6",
   ],
-  HEADACHE: ["headache*|migraine*", "head & hurt*|pain*|ache|pound*|throb*|splitting ~3", "head pain"],
+  HEADACHE: [
+    "headache*|migraine*",
+    "head & hurt*|pain*|ache|pound*|throb*|splitting ~3",
+    "head pain",
+    "=banging|=thumping|=pounding|=throbbing|=splitting & head|heads ~1",
+  ],
   CONFUSION: [
     "confus*|disorient*|delirious|delirium|muddled",
     "not & make sense|making sense ~3",
@@ -63,12 +76,18 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
     "not & recogni* ~3",
     "not himself|not herself|not themselves|not with it|acting strange*|acting weird*",
   ],
-  DROWSY: ["drows*|letharg*", "hard to wake|difficult to wake|very sleepy|really sleepy|keep* falling asleep"],
+  DROWSY: [
+    "drows*|letharg*",
+    "hard to wake|difficult to wake|very sleepy|really sleepy|keep* falling asleep",
+    "struggl*|hard|can not|difficult|fight* & keep * eye* open|stay awake|keep awake ~3",
+    "reduced consciousness|decreased consciousness|altered consciousness",
+  ],
   UNRESPONSIVE: [
     "unconscious*|unresponsive|unrousable|out cold|lifeless",
     "in and out of consciousness|drifting in and out|going in and out",
     "not & moving|move & or|and & talk*|speak*|respond*|breath* ~3",
     "not & wake|waking|woken|respond*|react*|rouse ~3",
+    "eye* & open & nothing there|nobody there|no one there|not there|not respond* ~4",
     "can not & wake|rouse & him|her|them|up ~4",
     "not & come round|coming round|come to ~3",
     "knock* & out|unconscious ~2",
@@ -102,6 +121,11 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
     "several|multiple|two|three|many|lots of|keep* having & =seizures|=fits ~2",
     "=seizures|=fits & in a row|one after * other|back to back ~3",
   ],
+  /** Seizures coming more often over weeks: a change in someone's epilepsy for their doctor, not one event. */
+  SEIZURE_FREQUENCY: [
+    "more|frequent*|often & lately|recently|this month|past month|last month|these days|few weeks|this year ~5",
+    "increas* & seizure*|fits ~3",
+  ],
   FIRST_SEIZURE: ["first & seizure|fit|ever ~3", "never & seizure|fit|fits|epilep* ~6", "first time"],
   KNOWN_EPILEPSY: ["epilep*", "usual seizure*|usual fit*|normal seizure*|typical seizure*"],
   /** "Otherwise fine", "no other symptoms": a single mild complaint in someone well. */
@@ -110,13 +134,16 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
   ],
   RECOVERED: [
     "come round|came round|coming round|come to|came to|back to normal|recover*|woken up|woke up after|awake now|fine now|ok now|okay now|better now|normal now",
+    "back to himself|back to herself|back to myself|himself again|herself again|myself again",
     "lasted|last & second*|minute* ~3",
     "stop* & after & second*|minute* ~5",
   ],
   HEAD_INJURY: [
-    "hit|bang*|bump*|knock*|smack*|whack*|strike|struck|land* on|slam* & head ~5",
+    // "A banging head" is a headache; "banged his head" and "banging his head" are knocks.
+    "hit|=bang|=bangs|=banged|bump*|knock*|smack*|whack*|strike|struck|land* on|slam*|crack*|=split & head ~5",
+    "=banging & my|his|her|their & head ~2",
     "head injury|head injuries|head trauma|concuss*|skull fracture|knocked out|knocked unconscious",
-    "fell|fall|fallen|fell off|fell down & head ~6",
+    "fell|fall|fallen|fell off|fell down|slip*|trip* & head ~6",
   ],
   /** NHS "Head injury": with these after a knock to the head, call 999. */
   HEAD_INJURY_999: [
@@ -143,10 +170,10 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
     "pillow|desk|computer|whiplash|gym",
   ],
   NON_BLANCHING_RASH: [
-    "rash|spot*|mark*|blotch* & not|still & fade|blanch ~6",
-    "glass|tumbler|press* & rash|spot*|mark* & not|still & fade|disappear|go away|see|visible|there ~10",
+    "rash|spot*|mark*|blotch*|dot*|speck* & not|still & fade|blanch ~6",
+    "glass|tumbler|press* & rash|spot*|mark*|dot*|speck* & not|still & fade|disappear|go away|see|visible|there ~10",
     "non blanch*|nonblanch*|non-blanch*|purpur*|petechia*",
-    "purple|dark red|pin prick|pinprick & rash|spot*|blotch*|bruise* ~4",
+    "purple|dark red|pin prick|pinprick & rash|spot*|blotch*|bruise*|dot*|speck* ~4",
     "rash & purple ~4",
   ],
   PHOTOPHOBIA: [

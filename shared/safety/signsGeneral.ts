@@ -27,7 +27,9 @@ export const QUALIFIERS: Record<string, string[]> = {
   WORSENING: [
     "getting worse|get worse|worse and worse|worsening|not getting better|not improving|not get better|spreading fast|spread* quickly",
   ],
-  RECURRING: ["keep* coming back|come* and go*|on and off|recurr*|keeps happening|again and again|every day|most days"],
+  RECURRING: [
+    "keep* coming back|come* and go*|on and off|recurr*|keeps happening|again and again|every day|most days|more often|more and more",
+  ],
   AGE_CHILD_WORD: [
     "baby|infant|newborn|toddler|child|kid|son|daughter|boy|girl|=little one|grandson|granddaughter|nephew|niece",
   ],
@@ -59,7 +61,7 @@ export const EVERYDAY_SYMPTOMS: Record<string, { level: "soon" | "self_care"; pa
     level: "self_care",
     patterns: [
       "back|neck|shoulder|knee|hip|ankle|wrist|elbow|foot|feet|leg|arm|muscle*|joint* & pain*|ache*|hurt*|sore|stiff|=killing ~3",
-      "sprain*|strain*|pulled * muscle|twisted * ankle|sciatica",
+      "sprain*|strain*|pulled * muscle|pulled something|tweaked something|twisted * ankle|sciatica",
     ],
   },
   SKIN: {

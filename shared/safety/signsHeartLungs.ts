@@ -16,6 +16,7 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
     "chest & crush*|squeez*|heavy|heaviness|pressure|tight*|elephant|vice|clamp*|band|weight ~8",
     "elephant & sit*|sat|standing|on ~4",
     "sit*|sat|stand*|standing|=pressing|weight|crush* & on & chest ~4",
+    "chest & in a vice|in a clamp|being squashed|being crushed ~3",
   ],
   PAIN_SPREADING: [
     "spread*|radiat*|go|shoot*|travel*|move*|down|into|up & arm|arms|jaw|neck|shoulder|back ~5",
@@ -54,7 +55,13 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
     "dyspno*|dyspnea|respiratory distress|suffocat*",
     "breathing & difficult*|laboured|labored|noisy|very fast|really fast|=wheezy ~3",
   ],
-  SHORT_OF_BREATH: ["short* & breathe ~3", "breathless*", "out of breathe", "winded"],
+  SHORT_OF_BREATH: [
+    "short* & breathe ~3",
+    "breathless*",
+    "out of breathe",
+    "winded",
+    "=puffed out|out of puff|=puffed & stair*|hill*|walk* ~4",
+  ],
   BREATH_EXERTION_CUE: [
     "walk*|climb*|going up|go up & stair*|hill*|slope ~3",
     "after & run*|jog*|stair*|exercise|gym|climb*|walk* ~4",
@@ -88,7 +95,9 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
   LOW_OXYGEN_WORDS: ["oxygen & low|drop* ~3", "hypox*"],
   ALLERGY_TRIGGER: [
     "allerg*",
-    "peanut*|cashew*|walnut*|almond*|shellfish|prawn*|shrimp|sesame|nut allergy",
+    "peanut*|cashew*|walnut*|almond*|shellfish|prawn*|shrimp|sesame|nut allergy|satay|=nuts",
+    // A new product on the skin or in the mouth is the usual trigger of a contact reaction (NHS "Allergies").
+    "new|trying|tried|after & cream|lotion|soap|shampoo|make up|makeup|hair dye|face wash|washing powder|perfume|lipstick|lip balm|moisturi*|sun cream|suncream|deodorant|nail varnish ~3",
     "bee|wasp|hornet & sting|stung ~4",
     "=stung",
     "penicillin|amoxicillin|antibiotic*|new medic*|new tablet*",
@@ -96,19 +105,25 @@ export const HEART_LUNG_SIGNS: Record<string, string[]> = {
   AIRWAY_SWELLING: [
     "angioedema|stridor|laryngeal oedema|laryngeal edema",
     "throat & clos*|closing|tight*|narrow*|shut ~6",
-    "tongue & swell*|swollen|big|thick ~4",
+    "tongue & swell*|swollen|big|thick|fat|huge|puff*|massive|bigger ~4",
   ],
+  /** Numbness from a dental anaesthetic makes the tongue and lips feel big without any swelling. */
+  DENTAL_CUE: ["dentist|dental|filling|anaesthetic|anesthetic|numbing injection|tooth out|extraction"],
   /** A swollen throat is tonsillitis as often as anaphylaxis: it counts only with an allergic trigger. */
   THROAT_SWOLLEN: ["throat & swell*|swollen|puffy ~3"],
   FACE_SWELLING: ["lip*|face|mouth|eye*|eyelid* & swell*|swollen|puff*|balloon* ~4"],
   HIVES: ["hive*|urticaria|welt*", "rash & all over|everywhere|spread* ~4"],
-  ADRENALINE_USED: ["epipen|adrenaline|epinephrine|auto injector|auto-injector"],
+  /** A pen given, not one owned: "my EpiPen expires next month" is a prescription question. */
+  ADRENALINE_USED: [
+    "use|used|using|give|gave|given|jab*|inject*|administer*|stab*|had to & epipen|adrenaline|epinephrine|auto injector|jext|emerade ~4",
+  ],
   /** "I think I'm having an allergic reaction": a reaction under way, details not given. */
   ALLERGIC_REACTION_NOW: ["=having & allergic reaction ~3", "allergic reaction & now|right now|happening ~3"],
   ANAPHYLAXIS_WORD: ["anaphyla*", "allergic reaction & bad|severe|serious|big ~4"],
   TEARING_PAIN: [
     "=tearing|=ripping|=ripped|=tore & pain|feel*|sensation|chest|back ~5",
-    "between & shoulder blade* & pain|sudden|severe|agony ~6",
+    "between & shoulder blade*|scapula*|scapulae & pain|sudden|severe|agony ~6",
+    "knife|=tore|=torn|=ripped & through & back|=him|=her|=me ~4",
     "aortic dissection|dissect*",
   ],
   CONNECTIVE_TISSUE_RISK: ["marfan*|aneurysm|high blood pressure|hypertension"],
