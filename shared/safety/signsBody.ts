@@ -84,7 +84,7 @@ export const BODY_SIGNS: Record<string, string[]> = {
   VAGINAL_BLEEDING: [
     "lose|losing|lost & blood ~3",
     "bleed*|spotting|=spotted|blood loss|passing clot*|clots",
-    "blood & vagina*|down below|pad*|knicker*|underwear ~5",
+    "blood & vagina*|down below|pad*|knicker*|underwear ~8",
   ],
   HEAVY_BLOOD_LOSS: [
     "heavy|heavily|soak*|lot of blood|a lot|lots|loads|gush*|pour*|clot*|through a pad|pad an hour|=haemorrhag*|=hemorrhag*",
