@@ -1,8 +1,7 @@
+import { TRIAGE_LEVELS, type TriageLevel } from "../core/triageLevels";
 import type { Evidence } from "./evidence";
 
-/** Most to least urgent. */
-export const TRIAGE_LEVELS = ["emergency", "urgent", "soon", "self_care", "none"] as const;
-export type TriageLevel = (typeof TRIAGE_LEVELS)[number];
+export { TRIAGE_LEVELS, type TriageLevel };
 
 /** The more urgent of two levels. */
 export function moreUrgent(a: TriageLevel, b: TriageLevel): TriageLevel {

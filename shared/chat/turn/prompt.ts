@@ -1,3 +1,4 @@
+import { ratedSentence } from "../../core/triageLevels";
 import type { Profile } from "../../health/schemas";
 import type { TurnSafety } from "./urgent";
 
@@ -23,11 +24,11 @@ export function healthInstructions(
   const notice = safety?.notice;
   if (notice) {
     lines.push(
-      `The service's safety check rated this message ${safety.triage.level} (${notice.signs.map((sign) => sign.label).join("; ")}). The person has already been shown that advice at the top of your reply. Begin your reply by telling them to seek care now as advised; never suggest waiting, then answer briefly.`,
+      `${ratedSentence(safety.triage.level)} (${notice.signs.map((sign) => sign.label).join("; ")}). The person has already been shown that advice at the top of your reply. Begin your reply by telling them to seek care now as advised; never suggest waiting, then answer briefly.`,
     );
   } else if (safety?.advice) {
     lines.push(
-      `The service's safety check rated this message ${safety.triage.level}; the person has been shown: "${safety.advice}" Do not contradict it.`,
+      `${ratedSentence(safety.triage.level)}; the person has been shown: "${safety.advice}" Do not contradict it.`,
     );
   }
   if (profile?.consentGiven) {

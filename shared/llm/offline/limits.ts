@@ -1,3 +1,4 @@
+import type { TriageLevel } from "../../core/triageLevels";
 import type { Question } from "./intent";
 import type { Done } from "./plan";
 
@@ -8,8 +9,7 @@ import type { Done } from "./plan";
  */
 
 /** The triage levels the turn's instructions name (docs/safety.md), most urgent first. */
-export const LEVELS = ["emergency", "urgent", "soon", "self_care", "none"] as const;
-export type Level = (typeof LEVELS)[number];
+export type Level = TriageLevel;
 
 export const CANNOT_ANSWER =
   "I cannot answer that from the service's data: your message names no medication, condition, lab test or record of yours that I can look up, and I do not answer general health questions from memory.";

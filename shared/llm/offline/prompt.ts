@@ -1,8 +1,9 @@
 import type { LanguageModelV4FilePart, LanguageModelV4Prompt } from "@ai-sdk/provider";
+import { ratedLevelIn } from "../../core/triageLevels";
 import { type Attachments, imageSize, parseAttachedText } from "./attachments";
 import { obj } from "./json";
 import { parseLabTable } from "./labTable";
-import { LEVELS, type Level } from "./limits";
+import type { Level } from "./limits";
 import type { Done } from "./plan";
 
 /**
@@ -20,13 +21,11 @@ export interface Turn {
   triage?: Level;
 }
 
-/** "The service's safety check rated this message urgent …" in the instructions (any model reads it there). */
-const RATED = new RegExp(`safety check rated this message (${LEVELS.join("|")})\\b`);
-
+/** The level the instructions state (any model reads it there; shared/safety/levels.ts writes and reads it). */
 function triageOf(prompt: LanguageModelV4Prompt): Level | undefined {
   for (const message of prompt) {
-    const level = message.role === "system" ? RATED.exec(message.content)?.[1] : undefined;
-    if (level) return level as Level;
+    const level = message.role === "system" ? ratedLevelIn(message.content) : undefined;
+    if (level) return level;
   }
   return undefined;
 }
