@@ -185,6 +185,7 @@ export const CIRCULATION_PRESENTATIONS: Presentation[] = [
       const low = e.measures.temperatureC !== undefined && e.measures.temperatureC < 36;
       const redFlag =
         e.has("CONFUSION", "MOTTLED_SKIN", "NO_URINE", "VERY_UNWELL", "BREATHING_FAST", "SPEECH_PROBLEM", "DROWSY") ||
+        e.has("PALE_BLOTCHY") ||
         low;
       if (redFlag) return verdict("emergency", "an infection with signs of sepsis", "FEVER");
       if (e.has("SEPSIS_WORD")) return verdict("emergency", "suspected sepsis", "SEPSIS_WORD");

@@ -20,7 +20,13 @@ export const INJURY_PRESENTATIONS: Presentation[] = [
       "NHS 'Get help for suicidal thoughts' and the 988 Suicide & Crisis Lifeline: call 999/911 if you have a plan, the means or might act on it; otherwise same-day help from a GP, 111, 988 or Samaritans (116 123).",
     assess(e) {
       const affairs = e.has("AFFAIRS_IN_ORDER") && !e.near("AFFAIRS_IN_ORDER", "PLANNED_EVENT", 0);
-      if (e.has("SUICIDE_PREPARATION") || affairs || (e.has("FAREWELL_MESSAGE") && e.has("UNREACHABLE")))
+      const meansResearched = e.has("MEANS_RESEARCHED") && e.has("PILLS", "SUICIDAL_THOUGHTS");
+      if (
+        e.has("SUICIDE_PREPARATION") ||
+        affairs ||
+        meansResearched ||
+        (e.has("FAREWELL_MESSAGE") && e.has("UNREACHABLE"))
+      )
         return verdict("emergency", "preparations for suicide (pills saved, goodbye notes)", "SUICIDE_PREPARATION");
       if (e.has("SUICIDAL_THOUGHTS")) {
         if (e.has("SAFETY_STATEMENT") && !e.has("SUICIDE_INTENT")) {

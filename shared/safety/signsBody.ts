@@ -10,7 +10,7 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "have|has|had|got|running|=with & a temperature ~1",
     "hot & to touch|to the touch ~3",
   ],
-  SHIVERING: ["shiver*|rigor*|uncontrollable shaking|teeth chatter*", "shaking & cold|chill* ~4"],
+  SHIVERING: ["shiver*|rigor*|uncontrollable shaking|teeth chatter*", "shaking & cold|chill*|freezing ~4"],
   INFECTION: [
     "infect*|septic|cellulitis|pneumonia|abscess|pus|ooz*",
     "wound|cut|bite & red|hot|swell*|swollen|pus|ooz*|spread* ~4",
@@ -40,13 +40,15 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "blotchy & skin|leg*|arm*|body ~5",
     "skin & blue|grey|gray|ashen|pale & very|really|gone|look* ~5",
   ],
+  /** Pale and blotchy: a sepsis sign with a fever or an infection, ordinary after a warm bath. */
+  PALE_BLOTCHY: ["pale|grey|gray|ashen & blotch* ~3"],
   NO_URINE: [
     "not & pee|peed|wee|weed|urinat*|pass* urine|passed water|toilet ~5",
     "no & urine|wee|pee|wet nappy|wet nappies ~3",
     "dry nappy|dry nappies|dry diaper*",
   ],
   VERY_UNWELL: [
-    "=going to die|=gonna die|feel like dying|worst i have ever felt|never felt this ill|never felt this unwell",
+    "=going to die|=gonna die|feel like dying|i be dying|i am dying|worst i have ever felt|never felt this ill|never felt this unwell",
     "very|extremely|really|seriously|so & unwell|ill|poorly ~2",
   ],
   BREATHING_FAST: ["breath* & fast|quick*|rapid* ~3", "=panting"],
@@ -100,6 +102,7 @@ export const BODY_SIGNS: Record<string, string[]> = {
     "unilateral|left|right & iliac fossa|adnexal ~2",
     "one side|one-sided|left side|right side|lower left|lower right & pain*|cramp*|hurt*|ache* ~6",
     "low|lower|low down & left|right & pain*|cramp*|hurt*|ache* ~4",
+    "pain*|cramp*|ache* & on the left|on the right|on my left|on my right|on her left|on her right ~2",
   ],
   SHOULDER_TIP_PAIN: [
     "shoulder tip|tip of my shoulder|tip of * shoulder",

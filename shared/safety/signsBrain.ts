@@ -171,7 +171,7 @@ export const BRAIN_SIGNS: Record<string, string[]> = {
   ],
   NON_BLANCHING_RASH: [
     "rash|spot*|mark*|blotch*|dot*|speck* & not|still & fade|blanch ~6",
-    "glass|tumbler|press* & rash|spot*|mark*|dot*|speck* & not|still & fade|disappear|go away|see|visible|there ~10",
+    "glass|tumbler|press* & rash|spot*|mark*|dot*|speck* & not|still & fade|disappear|go|go away|see|visible|there ~10",
     "non blanch*|nonblanch*|non-blanch*|purpur*|petechia*",
     "purple|dark red|pin prick|pinprick & rash|spot*|blotch*|bruise*|dot*|speck* ~4",
     "rash & purple ~4",

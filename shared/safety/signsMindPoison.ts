@@ -18,8 +18,9 @@ export const MIND_POISON_SIGNS: Record<string, string[]> = {
     "=ending it|=end it ~2",
     "better off & without me|dead|if i be gone|if i was gone|if i be not here|if i was not here ~5",
     "no reason to live|nothing to live for|no point in living|no point living|no point to life|no point anymore|not see the point|what is the point",
-    "better off|happier|easier & without me|if i be dead|if i was dead|if i were dead|if i be gone|if i was gone|if i were gone ~6",
-    "not want to & live|be alive|be here|go on|exist|wake up ~3",
+    "better off|happier|easier & without me|if i be dead|if i was dead|if i were dead|if i be gone|if i was gone|if i were gone|if i disappear*|if i vanish*|if i be not around|if i was not around|if i be not here|if i was not here ~6",
+    "not want to & live|be alive|be here|be around|go on|exist|wake up ~3",
+    "not see a way out|see no way out|no way out for me|no way out anymore|no hope left|no future for me",
     "want|wanna|wish|hope|rather|like & never wake up|never to wake up|sleep forever|not wake up again ~8",
     "family|everyone|everybody|kids|world|people|they|them & =would & fine|manage|cope|okay|ok|alright|happier|easier|better & without me ~6",
     "nobody|no one & miss me|notice i be gone|notice if i be gone ~4",
@@ -46,6 +47,8 @@ export const MIND_POISON_SIGNS: Record<string, string[]> = {
   /** Putting one's affairs in order (988 warning signs), unless for an operation or a journey. */
   AFFAIRS_IN_ORDER: ["affairs in order|sort* out my affairs|sort* my affairs|put my affairs"],
   PLANNED_EVENT: ["before|ahead of & operation|surgery|op|holiday|trip|travel*|move|moving|retire* ~4"],
+  /** Looking up how much of a medicine would kill: the means researched (988 warning signs). */
+  MEANS_RESEARCHED: ["look* up|research*|googl*|search* & how many|how much|lethal|fatal|enough to ~4"],
   /** A message of love and apology, which with the person now out of reach reads as a goodbye (988 warning signs). */
   FAREWELL_MESSAGE: ["sorry for everything", "message*|text*|post*|note|letter*|wrote|say*|said & love* & sorry ~10"],
   UNREACHABLE: [
