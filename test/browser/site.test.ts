@@ -338,7 +338,9 @@ describe("the website in a browser", () => {
   });
 
   test("a literature search shows the papers found as a table and their sources as links", async () => {
-    await page.getByLabel("Message", { exact: true }).fill("geometric phase adiabatic radio frequency potential");
+    await page
+      .getByLabel("Message", { exact: true })
+      .fill("find papers on geometric phase adiabatic radio frequency potential");
     await page.getByLabel("Message", { exact: true }).press("Enter");
     const reply = page.locator("#messages .message.assistant").last();
     const tool = reply.locator(".tool[data-tool='search_papers'][data-state='output-available']");

@@ -21,6 +21,8 @@ const WHERE: Record<string, string> = {
 
 /** Errors a retry may fix: an upstream or a store that did not answer (the error table's 502 and 503). */
 const UNREACHABLE = /did not answer|unavailable|not available|retry|try again|timed? ?out|failed/i;
+/** A scope the connection was not granted: said as it is, with the scope, so the person can reconnect. */
+const MISSING_SCOPE = /needs the `([a-z:]+)` scope/;
 const NOT_FOUND = /\bno\b[^.]*\b(?:matches|with (?:the )?(?:id|title)|for)\b|not found|not a known/i;
 
 function where(call: Done, error: string): string {
@@ -41,6 +43,10 @@ export function failureSentence(call: Done): string {
   const error = typeof call.output === "string" ? call.output : JSON.stringify(call.output ?? "");
   const place = where(call, error);
   const about = subject(call);
+  const scope = MISSING_SCOPE.exec(error)?.[1];
+  if (scope) {
+    return `I could not use ${place}: this connection was not granted the \`${scope}\` scope; reconnect and allow it.`;
+  }
   if (UNREACHABLE.test(error)) return `I could not reach ${place} just now; try again in a minute.`;
   if (NOT_FOUND.test(error)) return `I found nothing${about ? ` for "${about}"` : ""} in ${place}.`;
   return `I could not use ${place}${about ? ` for "${about}"` : ""} this time.`;
