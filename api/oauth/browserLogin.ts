@@ -15,8 +15,9 @@ import type { OAuthServer } from "./provider";
  */
 const PROVIDER_COOKIES = ["_session", "_session.sig", "_session.legacy", "_session.legacy.sig"];
 
-export async function websiteSession(deps: Deps, request: Request): Promise<WebSession | undefined> {
-  const token = cookieValue(request.headers.get("cookie"), SESSION_COOKIE);
+/** The website session a Cookie header carries, if it is live. */
+export async function websiteSession(deps: Deps, cookieHeader: string | null): Promise<WebSession | undefined> {
+  const token = cookieValue(cookieHeader, SESSION_COOKIE);
   return token ? resolveSession(deps, token) : undefined;
 }
 
@@ -59,7 +60,7 @@ export async function endProviderLogin(server: OAuthServer, request: Request): P
 export async function alignedAuthorization(server: OAuthServer, deps: Deps, request: Request): Promise<Request> {
   const login = await providerLogin(server, request);
   if (!login?.accountId) return request;
-  const web = await websiteSession(deps, request);
+  const web = await websiteSession(deps, request.headers.get("cookie"));
   if (web && web.accountId === login.accountId) return request;
   await login.destroy();
   // The provider answers with a fresh login cookie of its own, which replaces the old one.

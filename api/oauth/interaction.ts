@@ -1,12 +1,13 @@
 import { Elysia, t } from "elysia";
 import { isScope, type Scope } from "../../shared/auth/scopes";
-import { csrfMatches, resolveSession, type WebSession } from "../../shared/auth/webSessions";
+import { csrfMatches, type WebSession } from "../../shared/auth/webSessions";
 import type { Deps } from "../../shared/context/deps";
 import { Text } from "../../shared/core/text";
 import { HTML, response } from "../openapi/media";
-import { cookieValue, SESSION_COOKIE } from "../plugins/session";
+import { cookieValue } from "../plugins/session";
 import { webAssets } from "../web/assets";
 import { signInLocation } from "../web/client/destination";
+import { websiteSession } from "./browserLogin";
 import { consentPage, interactionErrorPage } from "./consentPage";
 import type { InteractionType } from "./provider";
 import { INTERACTION_PATH, type LazyOAuthServer, type OAuthServer } from "./provider";
@@ -46,11 +47,6 @@ async function interactionFor(server: OAuthServer, request: Request, uid: string
   if (!interaction) return errorPage(GONE, 404);
   if (cookieValue(request.headers.get("cookie"), "_interaction") !== uid) return errorPage(OTHER_BROWSER, 403);
   return interaction;
-}
-
-async function sessionFor(deps: Deps, request: Request): Promise<WebSession | undefined> {
-  const token = cookieValue(request.headers.get("cookie"), SESSION_COOKIE);
-  return token ? resolveSession(deps, token) : undefined;
 }
 
 /** The scopes of ours the client asked for, in the order it asked. */
@@ -141,7 +137,7 @@ function interactionRoutesTyped(deps: Deps, oauth: LazyOAuthServer) {
         const server = await oauth.get();
         const interaction = await interactionFor(server, request, params.uid);
         if (interaction instanceof Response) return interaction;
-        const session = await sessionFor(deps, request);
+        const session = await websiteSession(deps, request.headers.get("cookie"));
         if (!session) {
           const location = signInLocation(`${INTERACTION_PATH}/${params.uid}`, new URL(request.url).origin);
           return new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
@@ -170,7 +166,7 @@ function interactionRoutesTyped(deps: Deps, oauth: LazyOAuthServer) {
         const server = await oauth.get();
         const interaction = await interactionFor(server, request, params.uid);
         if (interaction instanceof Response) return interaction;
-        const session = await sessionFor(deps, request);
+        const session = await websiteSession(deps, request.headers.get("cookie"));
         if (!session) return errorPage("Sign in first; your website session has ended.", 401);
         if (!csrfMatches(session, body.csrf ?? null)) return errorPage("The form is out of date; reload it.", 403);
         const ticked = typeof body.scope === "string" ? [body.scope] : (body.scope ?? []);

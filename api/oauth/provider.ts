@@ -5,11 +5,10 @@ import { findAccountById } from "../../shared/auth/accountRepository";
 import { createOAuthAdapter } from "../../shared/auth/oauth/adapter";
 import { ensureServerKeys } from "../../shared/auth/oauth/repository";
 import { SCOPE_NAMES } from "../../shared/auth/scopes";
-import { resolveSession } from "../../shared/auth/webSessions";
 import type { Deps } from "../../shared/context/deps";
 import { publicUrl } from "../../shared/core/env";
-import { cookieValue, SESSION_COOKIE } from "../plugins/session";
 import { bridgeToNode, type NodeBridge } from "./bridge";
+import { websiteSession } from "./browserLogin";
 import { interactionErrorPage } from "./consentPage";
 
 /**
@@ -190,8 +189,7 @@ function websiteBoundPolicy(deps: Deps, policy: typeof import("oidc-provider").i
       "website_session",
       "the website session is missing or belongs to another account",
       async (ctx: KoaContextWithOIDC) => {
-        const token = cookieValue(ctx.get("cookie"), SESSION_COOKIE);
-        const web = token ? await resolveSession(deps, token) : undefined;
+        const web = await websiteSession(deps, ctx.get("cookie"));
         const same = web !== undefined && web.accountId === ctx.oidc.session?.accountId;
         return same ? policy.Check.NO_NEED_TO_PROMPT : policy.Check.REQUEST_PROMPT;
       },

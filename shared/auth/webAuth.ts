@@ -3,7 +3,7 @@ import type { SystemCtx } from "../context/ctx";
 import { AppError } from "../core/errors";
 import { codePoints } from "../core/text";
 import { fromPostgres, unavailable } from "../core/unavailable";
-import { clearWindows, hitWindow, takeTurn } from "../ratelimit/windowCounter";
+import { clearWindows, countInWindow, hitWindow, takeTurn } from "../ratelimit/windowCounter";
 import { insertAccount } from "./accountRepository";
 import { PASSWORD_MAX, PASSWORD_MIN, type SignInInput, type SignUpInput, type WebAccount } from "./schemas";
 import * as repo from "./sessionRepository";
@@ -134,10 +134,9 @@ export async function signIn(
     windowSeconds: SIGNIN_WINDOW_SECONDS,
     message: tooMany,
   });
-  const accountFailures = Number(await ctx.redis.incr(keys.account).catch(unavailable("Redis")));
-  if (accountFailures === 1) await ctx.redis.expire(keys.account, SIGNIN_WINDOW_SECONDS).catch(unavailable("Redis"));
+  const accountFailures = await countInWindow(ctx.redis, keys.account, SIGNIN_WINDOW_SECONDS);
   // Past the account's limit, from whatever addresses: one try per turn, never a long lockout.
-  if (accountFailures > SIGNIN_ACCOUNT_MAX_FAILURES)
+  if (accountFailures.count > SIGNIN_ACCOUNT_MAX_FAILURES)
     await takeTurn(ctx.redis, keys.turn, SIGNIN_ACCOUNT_TURN_SECONDS, tooMany);
   const row = await fromPostgres(repo.findWebAccountByEmail(ctx.sql, email));
   const hash = row?.passwordHash ?? (await dummy());

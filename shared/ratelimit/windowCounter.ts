@@ -13,16 +13,24 @@ export async function hitWindow(
   key: string,
   limit: { max: number; windowSeconds: number; message: (retryAfter: string) => string },
 ): Promise<void> {
+  const { count, ttl } = await countInWindow(redis, key, limit.windowSeconds);
+  if (count > limit.max) throw retryLater(ttl, limit.message);
+}
+
+/** Counts one more in the key's window (which starts with its first count); the count and the seconds left. */
+export async function countInWindow(
+  redis: Redis,
+  key: string,
+  windowSeconds: number,
+): Promise<{ count: number; ttl: number }> {
   const replies = await redis
     .multi()
     .incr(key)
-    .expire(key, limit.windowSeconds, "NX")
+    .expire(key, windowSeconds, "NX")
     .ttl(key)
     .exec()
     .catch(unavailable("Redis"));
-  const count = Number(replies?.[0]?.[1] ?? 0);
-  if (count <= limit.max) return;
-  throw retryLater(Number(replies?.[2]?.[1] ?? limit.windowSeconds), limit.message);
+  return { count: Number(replies?.[0]?.[1] ?? 0), ttl: Number(replies?.[2]?.[1] ?? windowSeconds) };
 }
 
 /**

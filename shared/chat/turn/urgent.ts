@@ -121,14 +121,17 @@ function openingParts(safety: TurnSafety): StoredUIMessage["parts"] {
 
 /** The triage a stored reply carries (null for a reply stored before turns were triaged). */
 export function triageOf(message: StoredUIMessage | undefined): Triage | null {
-  const part = message?.parts.find((candidate) => candidate.type === TRIAGE_PART);
-  return (part?.data as Triage | undefined) ?? null;
+  return dataPart<Triage>(message, TRIAGE_PART);
 }
 
 /** The first notice among a stored message's parts (the JSON reply and the MCP result carry it). */
 export function noticeOf(message: StoredUIMessage | undefined): UrgentNotice | null {
-  const part = message?.parts.find((candidate) => candidate.type === URGENT_PART);
-  return (part?.data as UrgentNotice | undefined) ?? null;
+  return dataPart<UrgentNotice>(message, URGENT_PART);
+}
+
+/** The data of a stored message's first part of this type. */
+function dataPart<T>(message: StoredUIMessage | undefined, type: string): T | null {
+  return (message?.parts.find((part) => part.type === type)?.data as T | undefined) ?? null;
 }
 
 /**
