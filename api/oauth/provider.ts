@@ -9,6 +9,7 @@ import type { Deps } from "../../shared/context/deps";
 import { publicUrl } from "../../shared/core/env";
 import { bridgeToNode, type NodeBridge } from "./bridge";
 import { websiteSession } from "./browserLogin";
+import { clientMetadataConfiguration } from "./clientMetadata";
 import { interactionErrorPage } from "./consentPage";
 
 /**
@@ -94,9 +95,11 @@ export async function startOAuthServer(deps: Deps): Promise<OAuthServer> {
   const issuer = publicUrl(deps.env);
   const resource = `${issuer}/api/mcp`;
   const keys = await ensureServerKeys(deps.sql, newKeys());
+  const { clientIdMetadataDocument, ...outbound } = clientMetadataConfiguration(deps, errors);
   const configuration: Configuration = {
     adapter: createOAuthAdapter(deps.sql),
     clients: [],
+    ...outbound,
     async findAccount(_ctx, sub) {
       const account = await findAccountById(deps.sql, sub);
       return account ? { accountId: account.id, claims: async () => ({ sub: account.id }) } : undefined;
@@ -107,6 +110,9 @@ export async function startOAuthServer(deps: Deps): Promise<OAuthServer> {
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
+      // Both ways for a client to be known: a client ID metadata document (clientMetadata.ts), which
+      // MCP 2026-07-28 prefers, and dynamic registration, which it keeps (deprecated) for older clients.
+      clientIdMetadataDocument,
       registration: { enabled: true },
       // A client revokes only what was issued to it (RFC 7009 section 2.1).
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },

@@ -48,7 +48,7 @@ const DOCS: Record<string, DocumentDecoration> = {
     tags: TAGS,
     summary: "OAuth authorization endpoint (authorization code with PKCE S256)",
     description:
-      "Takes `response_type=code`, `client_id`, `redirect_uri`, `code_challenge` and `code_challenge_method=S256` (both required), `scope`, `state` and `resource` (the MCP endpoint's URL, RFC 8707). Continues at the sign-in and consent page.",
+      "Takes `response_type=code`, `client_id`, `redirect_uri`, `code_challenge` and `code_challenge_method=S256` (both required), `scope`, `state` and `resource` (the MCP endpoint's URL, RFC 8707). The `client_id` is a registered client's, or the https URL of a client ID metadata document, which is fetched (bounded, cached) and must describe a public client. Continues at the sign-in and consent page; the answer to the client carries `iss` (RFC 9207).",
     responses: AUTHORIZE_RESPONSES,
   },
   resume: {
@@ -71,7 +71,7 @@ const DOCS: Record<string, DocumentDecoration> = {
   register: {
     tags: TAGS,
     summary: "Dynamic client registration (RFC 7591)",
-    description: `Open, and bounded: at most ${REGISTRATION_LIMITS.bodyBytes} bytes of metadata, a \`client_name\` of ${REGISTRATION_LIMITS.nameCodePoints} characters, other texts of ${REGISTRATION_LIMITS.textCodePoints}, and ${REGISTRATION_LIMITS.redirectUris} redirect URIs, each \`https\`, \`http\` on loopback, or a native app's private-use scheme (RFC 8252). OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR registrations per client address per hour. A client that has not been granted anything a day after registering is deleted.`,
+    description: `Kept for clients that do not publish a client ID metadata document (MCP 2026-07-28 prefers those). Open, and bounded: at most ${REGISTRATION_LIMITS.bodyBytes} bytes of metadata, a \`client_name\` of ${REGISTRATION_LIMITS.nameCodePoints} characters, other texts of ${REGISTRATION_LIMITS.textCodePoints}, and ${REGISTRATION_LIMITS.redirectUris} redirect URIs, each \`https\`, \`http\` on loopback, or a native app's private-use scheme (RFC 8252). OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR registrations per client address per hour. A client that has not been granted anything a day after registering is deleted.`,
     requestBody: requestBody(json(OBJECT)),
     responses: {
       201: response(

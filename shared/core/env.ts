@@ -111,6 +111,18 @@ export const EnvSchema = T.Object({
   SIGNUPS_PER_ADDRESS_PER_HOUR: T.Integer({ minimum: 1, maximum: 100_000, default: 10 }),
   /** OAuth dynamic client registrations per client address per hour. */
   OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR: T.Integer({ minimum: 1, maximum: 100_000, default: 20 }),
+  /**
+   * The authorization server's outbound requests (client ID metadata documents, a client's
+   * jwks_uri; shared/core/outboundFetch.ts): one request's time limit, body included.
+   */
+  OAUTH_FETCH_TIMEOUT_MS: T.Integer({ minimum: 100, maximum: 30_000, default: 5000 }),
+  /** PEM file of further CA certificates those requests trust besides the system's (e.g. a test CA). */
+  OAUTH_FETCH_CA_FILE: T.Optional(T.String({ minLength: 1 })),
+  /**
+   * Lets those requests reach loopback addresses (127.0.0.0/8, ::1), for a client's metadata served
+   * on this machine in development and tests; refused with NODE_ENV=production.
+   */
+  OAUTH_FETCH_ALLOW_LOOPBACK: T.Boolean({ default: false }),
   /** Overrides every queue's concurrency (per worker process); unset → the per-queue defaults in jobs.ts. */
   WORKER_CONCURRENCY: T.Optional(T.Integer({ minimum: 1, maximum: 512 })),
   /**
@@ -170,11 +182,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       .map((name) => [name, source[name]]),
   );
   const converted = Value.Convert(EnvSchema, Value.Default(EnvSchema, known));
-  const problems = [...Value.Errors(EnvSchema, converted)];
-  if (problems.length > 0) {
-    const lines = problems.map((p) => `${p.path.slice(1) || "(env)"}: ${p.message}`);
-    throw new Error(`Invalid environment:\n  ${lines.join("\n  ")}`);
+  const problems = [...Value.Errors(EnvSchema, converted)].map((p) => `${p.path.slice(1) || "(env)"}: ${p.message}`);
+  // A production server never fetches from its own machine on a client's say-so (SSRF).
+  const parsed = converted as Partial<Env>;
+  if (parsed.NODE_ENV === "production" && parsed.OAUTH_FETCH_ALLOW_LOOPBACK === true) {
+    problems.push("OAUTH_FETCH_ALLOW_LOOPBACK: not allowed with NODE_ENV=production");
   }
+  if (problems.length > 0) throw new Error(`Invalid environment:\n  ${problems.join("\n  ")}`);
   return converted as Env;
 }
 
