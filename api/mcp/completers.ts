@@ -1,4 +1,4 @@
-import type { CompleteResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CompleteResult } from "@modelcontextprotocol/server";
 import type { Feature } from "../../shared/auth/access";
 import type { Scope } from "../../shared/auth/scopes";
 import { searchConditions } from "../../shared/conditions/verbs";

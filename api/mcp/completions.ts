@@ -1,4 +1,4 @@
-import type { CompleteRequest, CompleteResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CompleteRequest, CompleteResult } from "@modelcontextprotocol/server";
 import type { Ctx } from "../../shared/context/ctx";
 import { clipErrorText } from "../../shared/core/errors";
 import { codePoints } from "../../shared/core/text";

@@ -1,5 +1,4 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { z } from "zod";
+import { ProtocolErrorCode as ErrorCode, ProtocolError, type StandardSchemaV1 } from "@modelcontextprotocol/server";
 import { missingScope, type Scope } from "../../shared/auth/scopes";
 import type { Ctx } from "../../shared/context/ctx";
 import { type AppError, clipErrorText, isExposed } from "../../shared/core/errors";
@@ -11,18 +10,19 @@ import { failureMessage } from "../../shared/tools/run";
  * error whose message says what to change, and anything unexpected is -32603 without internals.
  */
 
-/** MCP's code for a resource that does not exist (spec: server/resources, error handling). */
-export const RESOURCE_NOT_FOUND = -32002;
-
 /** Longest message: it may quote what the client sent (a URI, an argument). */
 const MAX_MESSAGE = 500;
 
-export function resourceNotFound(uri: string, why: string): McpError {
-  return new McpError(RESOURCE_NOT_FOUND, `No resource ${clipErrorText(uri, 100)}: ${why}.`, { uri });
+/**
+ * A resource that does not exist: -32602 with `data.uri`, as 2026-07-28 requires. The SDK answers
+ * the 2025 era the same way (its wire codec maps the 2025 spec's -32002 to -32602 for both eras).
+ */
+export function resourceNotFound(uri: string, why: string): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidParams, `No resource ${clipErrorText(uri, 100)}: ${why}.`, { uri });
 }
 
-export function invalidParams(message: string, data?: Record<string, unknown>): McpError {
-  return new McpError(ErrorCode.InvalidParams, clipErrorText(message, MAX_MESSAGE), data);
+export function invalidParams(message: string, data?: Record<string, unknown>): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidParams, clipErrorText(message, MAX_MESSAGE), data);
 }
 
 /**
@@ -30,12 +30,20 @@ export function invalidParams(message: string, data?: Record<string, unknown>): 
  * take any params (see server.ts), so a malformed request is -32602 here rather than the protocol
  * layer's -32603.
  */
-export function checked<T>(method: string, schema: z.ZodType<T>, request: unknown): T {
-  const parsed = schema.safeParse(request);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `/${issue.path.join("/")}: ${issue.message}`);
+export function checked<S extends StandardSchemaV1>(
+  method: string,
+  schema: S,
+  params: unknown,
+): StandardSchemaV1.InferOutput<S> {
+  const result = schema["~standard"].validate(params);
+  if (result instanceof Promise) throw new Error(`${method}: the SDK's schema is asynchronous`);
+  if (!result.issues) return result.value;
+  const problems = result.issues.map((issue) => `/${(issue.path ?? []).map(segment).join("/")}: ${issue.message}`);
   throw invalidParams(`Invalid ${method} request: ${problems.join("; ")}`);
 }
+
+const segment = (part: PropertyKey | StandardSchemaV1.PathSegment) =>
+  String(typeof part === "object" ? part.key : part);
 
 export function holdsScopes(ctx: Pick<Ctx, "scopes">, scopes: readonly Scope[]): boolean {
   return scopes.every((scope) => missingScope(ctx, scope) === undefined);
@@ -49,40 +57,30 @@ export function requireScopes(ctx: Pick<Ctx, "scopes">, scopes: readonly Scope[]
   }
 }
 
-interface Answering {
-  /** The code a NOT_FOUND becomes: -32002 for a resource, -32602 for a prompt's argument. */
-  notFound: number;
-  data?: Record<string, unknown>;
-}
-
 /**
  * Runs a resource, prompt or completion handler. A service error the caller may read (the error
- * table's `expose`) keeps its message: not found as `notFound`, a dependency failing as -32603 (a
- * retry may help), any other refusal (plan, consent, validation) as -32602; `data.kind` is its
- * REST error code. Anything else is logged and answered without internals.
+ * table's `expose`) keeps its message: a dependency failing as -32603 (a retry may help), any other
+ * refusal (not found, plan, consent, validation) as -32602; `data` adds `kind`, its REST error
+ * code, to `data` given here (a resource's URI). Anything else is logged and answered without
+ * internals.
  */
 export async function answered<T>(
   ctx: Ctx,
   method: string,
   work: () => Promise<T>,
-  options: Answering = { notFound: ErrorCode.InvalidParams },
+  data: Record<string, unknown> = {},
 ): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof McpError) throw error;
-    if (isExposed(error)) throw fromServiceError(error, options);
+    if (error instanceof ProtocolError) throw error;
+    if (isExposed(error)) throw fromServiceError(error, data);
     ctx.log.error("mcp request failed", { requestId: ctx.requestId, method, error });
-    throw new McpError(ErrorCode.InternalError, `${method} failed; request id ${ctx.requestId}.`);
+    throw new ProtocolError(ErrorCode.InternalError, `${method} failed; request id ${ctx.requestId}.`);
   }
 }
 
-function fromServiceError(error: AppError, options: Answering): McpError {
-  const code =
-    error.kind === "NOT_FOUND"
-      ? options.notFound
-      : error.status >= 500
-        ? ErrorCode.InternalError
-        : ErrorCode.InvalidParams;
-  return new McpError(code, clipErrorText(failureMessage(error), MAX_MESSAGE), { ...options.data, kind: error.kind });
+function fromServiceError(error: AppError, data: Record<string, unknown>): ProtocolError {
+  const code = error.status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidParams;
+  return new ProtocolError(code, clipErrorText(failureMessage(error), MAX_MESSAGE), { ...data, kind: error.kind });
 }

@@ -1,4 +1,4 @@
-import type { GetPromptResult, PromptMessage, TextResourceContents } from "@modelcontextprotocol/sdk/types.js";
+import type { GetPromptResult, PromptMessage, TextResourceContents } from "@modelcontextprotocol/server";
 import type { Static, TObject } from "@sinclair/typebox";
 import type { Feature } from "../../shared/auth/access";
 import type { Scope } from "../../shared/auth/scopes";

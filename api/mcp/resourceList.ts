@@ -1,4 +1,4 @@
-import type { Resource } from "@modelcontextprotocol/sdk/types.js";
+import type { Resource } from "@modelcontextprotocol/server";
 import type { Scope } from "../../shared/auth/scopes";
 import type { Ctx } from "../../shared/context/ctx";
 import { listChats } from "../../shared/conversations/verbs";

@@ -1,4 +1,8 @@
-import type { ResourceTemplate, TextResourceContents } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  ReadResourceResult,
+  ResourceTemplateType as ResourceTemplate,
+  TextResourceContents,
+} from "@modelcontextprotocol/server";
 import { type Feature, requireFeature } from "../../shared/auth/access";
 import type { Scope } from "../../shared/auth/scopes";
 import type { Ctx } from "../../shared/context/ctx";
@@ -11,7 +15,7 @@ import { getLog } from "../../shared/health/logs";
 import { getPanel } from "../../shared/labs/panels";
 import { isArxivId } from "../../shared/papers/ids";
 import { getPaper } from "../../shared/papers/verbs";
-import { answered, invalidParams, RESOURCE_NOT_FOUND, requireScopes, resourceNotFound } from "./errors";
+import { answered, invalidParams, requireScopes, resourceNotFound } from "./errors";
 import { SCOPE_META } from "./meta";
 
 /**
@@ -145,8 +149,18 @@ function parse(uri: string): { scheme: Scheme; kind: ResourceKind; id: string } 
   return { scheme: scheme as Scheme, kind, id };
 }
 
-/** resources/read: the scope, then the plan, then the verb (which checks consent and ownership). */
-export function readResource(ctx: Ctx, uri: string): Promise<{ contents: TextResourceContents[] }> {
+/**
+ * A paper is public metadata that changes only when the index is refreshed: any cache may keep it
+ * an hour. Every other resource is the caller's own health record: private, never reused.
+ */
+const PAPER_CACHE = { ttlMs: 3_600_000, cacheScope: "public" } as const;
+
+/**
+ * resources/read: the scope, then the plan, then the verb (which checks consent and ownership). A
+ * missing resource is -32602 with `data.uri` (see errors.ts). Cache hints are a 2026-07-28 field:
+ * the server's default for this method, private and never reused, covers the health records.
+ */
+export function readResource(ctx: Ctx, uri: string, modern: boolean): Promise<ReadResourceResult> {
   return answered(
     ctx,
     "resources/read",
@@ -154,8 +168,9 @@ export function readResource(ctx: Ctx, uri: string): Promise<{ contents: TextRes
       const { scheme, kind, id } = parse(uri);
       requireScopes(ctx, [kind.scope], `Reading ${scheme}:// resources`);
       if (kind.feature) requireFeature(ctx.plans, ctx, kind.feature);
-      return { contents: await kind.read(ctx, id, uri) };
+      const contents = await kind.read(ctx, id, uri);
+      return modern && scheme === "paper" ? { contents, ...PAPER_CACHE } : { contents };
     },
-    { notFound: RESOURCE_NOT_FOUND, data: { uri } },
+    { uri },
   );
 }

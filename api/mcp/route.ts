@@ -5,7 +5,7 @@ import { AppError } from "../../shared/core/errors";
 import { requestBody, response } from "../openapi/media";
 import { responseBody } from "../plugins/largeBodies";
 import { callerOf, stateOf } from "../requestState";
-import { handleMcpRequest } from "./server";
+import { handleMcpRequest } from "./handler";
 
 const JSON_RPC_MESSAGE = {
   type: "object",
@@ -31,18 +31,27 @@ const jsonRpc = (description: string) => response(description, { "application/js
  */
 const MCP_DOC: DocumentDecoration = {
   tags: ["MCP"],
-  summary: "MCP JSON-RPC endpoint (streamable HTTP, stateless, JSON responses)",
+  summary: "MCP JSON-RPC endpoint (streamable HTTP, stateless; protocol 2026-07-28 and the 2025 era)",
   description:
-    "Send `Accept: application/json, text/event-stream`. After `initialize`, requests may carry `MCP-Protocol-Version`. The `Host` must be one this server answers to, and an `Origin` one the CORS policy allows (403 otherwise).",
+    "Send `Accept: application/json, text/event-stream`. A 2026-07-28 request carries its protocol version and client capabilities in `params._meta` (and the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers); a 2025-era client starts with `initialize`, and its later requests may carry `MCP-Protocol-Version`. Answers are JSON, or an SSE stream when a 2026-07-28 request asked for log messages and one is sent before the result. The `Host` must be one this server answers to, and an `Origin` one the CORS policy allows (403 otherwise).",
   requestBody: requestBody({
     "application/json": { schema: { oneOf: [JSON_RPC_MESSAGE, { type: "array", items: JSON_RPC_MESSAGE }] } },
   }),
   responses: {
-    200: response("The JSON-RPC response (an array of them for a batch).", {
-      "application/json": { schema: { oneOf: [JSON_RPC_MESSAGE, { type: "array", items: JSON_RPC_MESSAGE }] } },
-    }),
+    200: response(
+      "The JSON-RPC response (an array of them for a batch), or an SSE stream of messages ending with it.",
+      {
+        "application/json": { schema: { oneOf: [JSON_RPC_MESSAGE, { type: "array", items: JSON_RPC_MESSAGE }] } },
+        "text/event-stream": { schema: { type: "string" } },
+      },
+    ),
     202: { description: "Accepted: the body held only notifications or responses." },
-    400: jsonRpc("A JSON-RPC error: the body is not JSON-RPC, or the protocol version is not supported."),
+    400: jsonRpc(
+      "A JSON-RPC error: the body is not JSON-RPC, the protocol version is not supported, a 2026-07-28 request lacks its `_meta` envelope (-32602), its headers disagree with its body (-32020), or it needs a client capability it did not declare (-32021).",
+    ),
+    404: jsonRpc(
+      "A JSON-RPC error (-32601): a 2026-07-28 request for a method that revision removed (`initialize`, `ping`, `logging/setLevel`, `resources/subscribe`) or that does not exist.",
+    ),
     406: jsonRpc("A JSON-RPC error: `Accept` must list application/json and text/event-stream."),
     415: jsonRpc("A JSON-RPC error: `Content-Type` must be application/json."),
   },
@@ -95,8 +104,9 @@ export function mcpRoutes(deps: Deps) {
       // run); JSON-RPC 2.0 calls an empty array an Invalid Request. Checked after the transport so
       // its Accept / Content-Type / version refusals (406, 415, 400) come first, as for any body.
       if (response.status === 202 && Array.isArray(parsed) && parsed.length === 0) return emptyBatch();
+      // A 2026-07-28 answer that streams (a log line before the result) goes out as it comes.
+      if (!response.body || response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
       // Tool results (pages of papers, drug labels) are often large: see largeBodies.ts.
-      if (!response.body) return response;
       const body = responseBody(new Uint8Array(await response.arrayBuffer()));
       const headers = new Headers(response.headers);
       // Bun sets the length of a plain body itself; a streamed one has none.

@@ -21,10 +21,24 @@ const REST_METHODS = "GET, POST, PUT, PATCH, DELETE, OPTIONS";
 
 /**
  * Request headers a page may send. The spec's three first, as written; MCP clients add the
- * protocol version and, resuming a stream, Last-Event-ID. REST clients may resume a chat stream
- * (Last-Event-ID) and pass their own X-Request-Id to correlate logs.
+ * protocol version and, resuming a stream, Last-Event-ID; 2026-07-28 clients also name the method
+ * and its target (Mcp-Method, Mcp-Name). REST clients may resume a chat stream (Last-Event-ID) and
+ * pass their own X-Request-Id to correlate logs.
  */
-const MCP_ALLOWED_HEADERS = "Content-Type, Authorization, x-api-key, MCP-Protocol-Version, Last-Event-ID";
+const MCP_ALLOWED_HEADERS =
+  "Content-Type, Authorization, x-api-key, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID";
+/**
+ * 2026-07-28 mirrors a tool's annotated arguments into `Mcp-Param-<Name>` headers, whose names no
+ * fixed list can hold (a CORS list takes no prefixes): a preflight asking for such headers gets
+ * them allowed by name, and nothing else it asks for.
+ */
+function withParamHeaders(requested: string | null): string {
+  const params = (requested ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => /^mcp-param-[a-z0-9-]{1,64}$/i.test(name));
+  return params.length ? `${MCP_ALLOWED_HEADERS}, ${params.join(", ")}` : MCP_ALLOWED_HEADERS;
+}
 const REST_ALLOWED_HEADERS = "Content-Type, Authorization, x-api-key, Last-Event-ID, X-Request-Id";
 
 /**
@@ -62,7 +76,9 @@ export function corsPolicy() {
       if (request.method !== "OPTIONS") return;
       const mcp = isMcpPath(pathOf(request.url));
       set.headers["access-control-allow-methods"] = mcp ? MCP_METHODS : REST_METHODS;
-      set.headers["access-control-allow-headers"] = mcp ? MCP_ALLOWED_HEADERS : REST_ALLOWED_HEADERS;
+      set.headers["access-control-allow-headers"] = mcp
+        ? withParamHeaders(request.headers.get("access-control-request-headers"))
+        : REST_ALLOWED_HEADERS;
     })
     .use(
       cors({

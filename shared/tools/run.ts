@@ -9,10 +9,10 @@ import type { AnyTool } from "./types";
 /**
  * What a tool call ends as, for both adapters (MCP, chat). `failure`: a message the model may read
  * and act on (bad arguments, plan, consent, not found, or a retry may help), from the error table's
- * `expose` column. Anything else throws `ToolCrash` after logging the cause, and the adapter
+ * `expose` column, with its kind when a service error said it (an adapter may offer a way out). Anything else throws `ToolCrash` after logging the cause, and the adapter
  * answers without internals.
  */
-export type ToolResult = { output: Static<TObject> } | { failure: string };
+export type ToolResult = { output: Static<TObject> } | { failure: string; kind?: AppError["kind"] };
 
 export class ToolCrash extends Error {
   constructor(readonly tool: string) {
@@ -36,7 +36,7 @@ export async function runTool(tool: AnyTool, ctx: Ctx, args: unknown): Promise<T
     if (tool.feature) requireFeature(ctx.plans, ctx, tool.feature);
     return { output: await tool.run(ctx, args as Static<TObject>) };
   } catch (error) {
-    if (isExposed(error)) return { failure: failureMessage(error) };
+    if (isExposed(error)) return { failure: failureMessage(error), kind: error.kind };
     ctx.log.error("tool failed", { requestId: ctx.requestId, tool: tool.name, error });
     throw new ToolCrash(tool.name);
   }

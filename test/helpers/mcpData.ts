@@ -1,6 +1,7 @@
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { handleMcpRequest } from "../../api/mcp/server";
+import { handleMcpRequest } from "../../api/mcp/handler";
 import type { Ctx } from "../../shared/context/ctx";
 import type { Deps } from "../../shared/context/deps";
 import {
@@ -73,8 +74,30 @@ export async function seedChat(deps: Deps, accountId: string, title: string): Pr
   return { chatId, question, personalReply, plainReply };
 }
 
-/** An MCP SDK client connected to `url` over Streamable HTTP, sending `headers` (a key: `{ authorization: "Bearer …" }`). */
-export async function connectMcp(url: URL, headers: Record<string, string>, name = "test-agent"): Promise<Client> {
+/** The two protocol eras the server speaks, each with the official SDK client of its time. */
+export const ERAS = ["2025-11-25", "2026-07-28"] as const;
+export type Era = (typeof ERAS)[number];
+
+/**
+ * An MCP SDK client connected to `url` over Streamable HTTP, sending `headers` (a key:
+ * `{ authorization: "Bearer …" }`). 2025-11-25: the v1 SDK's client (`initialize`); 2026-07-28: the
+ * v2 client with version negotiation `auto`, which probes with `server/discover`. The v2 client is
+ * typed as v1's: the methods the tests call have the same shape in both.
+ */
+export async function connectMcp(
+  url: URL,
+  headers: Record<string, string>,
+  name = "test-agent",
+  era: Era = "2025-11-25",
+): Promise<Client> {
+  if (era === "2026-07-28") {
+    const modern = new ModernClient({ name, version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    await modern.connect(new ModernTransport(url, { requestInit: { headers } }));
+    if (modern.getNegotiatedProtocolVersion() !== era) {
+      throw new Error(`negotiated ${modern.getNegotiatedProtocolVersion()}, not ${era}`);
+    }
+    return modern as unknown as Client;
+  }
   const client = new Client({ name, version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
   return client;

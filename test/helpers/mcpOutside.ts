@@ -6,6 +6,8 @@ import { join } from "node:path";
 // Both tools run with bun: the suite needs Node 22 (fs.globSync) and Node here is 20.
 const MODULES = join(import.meta.dir, "../../node_modules/@modelcontextprotocol");
 const CONFORMANCE_CLI = join(MODULES, "conformance/dist/index.js");
+/** The suite's 2026-07-28 release, installed beside 0.1.16 under an alias (package.json). */
+const CONFORMANCE_2026_CLI = join(import.meta.dir, "../../node_modules/mcp-conformance-2026/dist/index.js");
 const INSPECTOR_CLI = join(MODULES, "inspector/clients/cli/build/index.js");
 
 export interface KeyProxy {
@@ -110,6 +112,50 @@ export async function runConformance(url: string, scenario: string): Promise<Con
       );
     }
     return { ...run, checks: JSON.parse(await readFile(join(dir, file), "utf8")) as ConformanceCheck[] };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** One scenario of a requirements run, with the checks it wrote. */
+export interface ScenarioChecks {
+  scenario: string;
+  checks: ConformanceCheck[];
+}
+
+/**
+ * Runs exactly the scenarios protocol revision `revision` requires (`server --requirements`), with
+ * the 2026 release of the suite, and reads every scenario's checks.json.
+ */
+export async function runRequirements(
+  url: string,
+  revision: string,
+): Promise<Spawned & { scenarios: ScenarioChecks[] }> {
+  requireTool(CONFORMANCE_2026_CLI, "@modelcontextprotocol/conformance 0.2");
+  const dir = await mkdtemp(join(tmpdir(), "mcp-requirements-"));
+  try {
+    const run = await spawnText([
+      process.execPath,
+      CONFORMANCE_2026_CLI,
+      "server",
+      "--url",
+      url,
+      "--requirements",
+      revision,
+      "--output-dir",
+      dir,
+    ]);
+    const files = (await readdir(dir, { recursive: true })).filter((entry) => entry.endsWith("checks.json"));
+    if (files.length === 0)
+      throw new Error(`conformance wrote no checks (exit ${run.exitCode}):\n${run.stdout}${run.stderr}`);
+    const scenarios = await Promise.all(
+      files.map(async (file) => ({
+        // Each scenario's folder is server-<scenario>-<timestamp>.
+        scenario: file.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T[^/]*\/checks\.json$/, ""),
+        checks: JSON.parse(await readFile(join(dir, file), "utf8")) as ConformanceCheck[],
+      })),
+    );
+    return { ...run, scenarios };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -145,7 +145,7 @@ describe("CORS", () => {
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(response.headers.get("access-control-allow-methods")).toBe("GET, POST, DELETE, OPTIONS");
     expect(response.headers.get("access-control-allow-headers")).toBe(
-      "Content-Type, Authorization, x-api-key, MCP-Protocol-Version, Last-Event-ID",
+      "Content-Type, Authorization, x-api-key, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID",
     );
     expect(response.headers.get("access-control-allow-credentials")).toBeNull();
   });

@@ -297,7 +297,7 @@ describe("CORS", () => {
       const allow = (name: string) => response.headers.get(`access-control-allow-${name}`);
       return `${allow("methods")} | ${allow("headers")}`;
     };
-    const mcp = "Content-Type, Authorization, x-api-key, MCP-Protocol-Version, Last-Event-ID";
+    const mcp = "Content-Type, Authorization, x-api-key, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID";
     expect(await lists("/api/mcp")).toBe(`GET, POST, DELETE, OPTIONS | ${mcp}`);
     expect(await lists("/.well-known/mcp.json")).toBe(`GET, POST, DELETE, OPTIONS | ${mcp}`);
     const rest = "Content-Type, Authorization, x-api-key, Last-Event-ID, X-Request-Id";

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { createApp } from "../../api/app";
-import { PROTOCOL_VERSIONS } from "../../api/mcp/protocol";
+import { MODERN_PROTOCOL_VERSION, NEWEST_LEGACY_VERSION, PROTOCOL_VERSIONS } from "../../api/mcp/protocol";
 import type { Deps } from "../../shared/context/deps";
 import { publicUrl } from "../../shared/core/env";
 import { PLANS, type PlanTable } from "../../shared/core/plans";
@@ -109,7 +108,7 @@ describe("HTTP status paths", () => {
 
 describe("CORS", () => {
   test.each(["/api/mcp", "/.well-known/mcp/server-card.json", "/.well-known/mcp.json"])(
-    "preflight on %s: the spec's values plus MCP-Protocol-Version and Last-Event-ID, no key needed",
+    "preflight on %s: the spec's values plus the MCP headers of both eras and Last-Event-ID, no key needed",
     async (path) => {
       const response = await fetch(`${base}${path}`, {
         method: "OPTIONS",
@@ -124,15 +123,37 @@ describe("CORS", () => {
       expect(response.headers.get("access-control-allow-methods")).toBe("GET, POST, DELETE, OPTIONS");
       // The spec's three first, as written; a browser MCP client sends the version after initialize.
       expect(response.headers.get("access-control-allow-headers")).toBe(
-        "Content-Type, Authorization, x-api-key, MCP-Protocol-Version, Last-Event-ID",
+        "Content-Type, Authorization, x-api-key, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID",
       );
       expect(response.headers.get("access-control-allow-credentials")).toBeNull();
     },
   );
+
+  test("a preflight asking for Mcp-Param-* headers gets those allowed by name, and no other header it asks for", async () => {
+    const response = await fetch(`${base}/api/mcp`, {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://agent.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "mcp-method, mcp-name, mcp-param-region, x-evil, mcp-param-",
+      },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-headers")).toBe(
+      "Content-Type, Authorization, x-api-key, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, mcp-param-region",
+    );
+  });
 });
 
+const LEGACY_VERSIONS = PROTOCOL_VERSIONS.filter((version) => version !== MODERN_PROTOCOL_VERSION);
+
 describe("protocol versions", () => {
-  test.each([...PROTOCOL_VERSIONS])("initialize at %s is answered with that version", async (version) => {
+  test("2026-07-28 first, then the 2025 era with the spec's 2025-06-15", () => {
+    expect(PROTOCOL_VERSIONS[0]).toBe("2026-07-28");
+    expect(LEGACY_VERSIONS).toEqual(["2025-11-25", "2025-06-18", "2025-06-15", "2025-03-26", "2024-11-05"]);
+  });
+
+  test.each(LEGACY_VERSIONS)("initialize at %s is answered with that version", async (version) => {
     const response = await rpc(initialize(version));
     expect(response.status).toBe(200);
     const body = (await response.json()) as { result: { protocolVersion: string; serverInfo: { name: string } } };
@@ -140,10 +161,11 @@ describe("protocol versions", () => {
     expect(body.result.serverInfo.name).toBe("io.github.papers-health/mcp");
   });
 
-  test("an unknown version is answered with the newest", async () => {
-    const body = (await (await rpc(initialize("2023-01-01"))).json()) as { result: { protocolVersion: string } };
-    expect(body.result.protocolVersion).toBe(PROTOCOL_VERSIONS[0]);
-    expect(PROTOCOL_VERSIONS[0]).toBe(LATEST_PROTOCOL_VERSION);
+  test("initialize is 2025-era only: asking it for 2026-07-28 or an unknown version gets the newest 2025 one", async () => {
+    for (const asked of ["2026-07-28", "2023-01-01"]) {
+      const body = (await (await rpc(initialize(asked))).json()) as { result: { protocolVersion: string } };
+      expect(body.result.protocolVersion).toBe(NEWEST_LEGACY_VERSION);
+    }
   });
 
   test("a later request with MCP-Protocol-Version: 2025-06-15 works (tools/list and tools/call)", async () => {
@@ -160,8 +182,8 @@ describe("protocol versions", () => {
     expect(result.structuredContent.plan).toBe("free");
   });
 
-  test("every supported version is accepted in the header; an unsupported one is a JSON-RPC 400", async () => {
-    for (const version of PROTOCOL_VERSIONS) {
+  test("every 2025 version is accepted in the header; an unsupported one is a JSON-RPC 400 naming ours", async () => {
+    for (const version of LEGACY_VERSIONS) {
       const response = await rpc({ jsonrpc: "2.0", id: 4, method: "tools/list" }, { "mcp-protocol-version": version });
       expect(response.status).toBe(200);
     }
@@ -169,6 +191,15 @@ describe("protocol versions", () => {
     expect(bad.status).toBe(400);
     const body = (await bad.json()) as { error: { message: string } };
     expect(body.error.message).toContain("2025-06-15");
+  });
+
+  test("the 2026-07-28 header without the request's _meta envelope is -32602 with the request's id", async () => {
+    const response = await rpc(
+      { jsonrpc: "2.0", id: 6, method: "tools/list" },
+      { "mcp-protocol-version": "2026-07-28" },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ id: 6, error: { code: -32602 } });
   });
 });
 

@@ -41,7 +41,7 @@ describe("the error table's expose column", () => {
 
   test.each(KINDS)("a tool failing with %s is a readable failure only when exposed", async (kind) => {
     const outcome = await runTool(failing(kind), ctx, {}).catch((error) => error);
-    if (ERROR_KINDS[kind].expose) expect(outcome).toEqual({ failure: SECRET });
+    if (ERROR_KINDS[kind].expose) expect(outcome).toEqual({ failure: SECRET, kind });
     else expect(outcome).toBeInstanceOf(ToolCrash);
   });
 

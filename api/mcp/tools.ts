@@ -1,0 +1,134 @@
+import {
+  acceptedContent,
+  type CallToolResult,
+  type InputRequiredResult,
+  inputRequired,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { Value } from "@sinclair/typebox/value";
+import type { Ctx } from "../../shared/context/ctx";
+import { publicUrl } from "../../shared/core/env";
+import { clipErrorText } from "../../shared/core/errors";
+import { modelsForPlan } from "../../shared/llm/models";
+import { TOOLS, TOOLS_BY_NAME } from "../../shared/toolCatalog";
+import { runTool, ToolCrash } from "../../shared/tools/run";
+import { reservedKey, unstorableText } from "../plugins/inputGuard";
+import { SCOPE_META } from "./meta";
+
+/** Built once per process: the list is the same for every caller, and a request only reads it. */
+export const TOOL_LIST = TOOLS.map((tool) => ({
+  name: tool.name,
+  title: tool.title,
+  description: tool.description,
+  inputSchema: tool.input as unknown as { type: "object" },
+  outputSchema: tool.output as unknown as { type: "object" },
+  annotations: { title: tool.title, ...tool.annotations },
+  _meta: { [SCOPE_META]: tool.scope },
+}));
+
+/** The key of health_chat's model question in `inputRequests` / `inputResponses`. */
+export const MODEL_CHOICE = "model";
+/** The key of health_chat's consent step (a URL-mode elicitation to the website's consent page). */
+export const CONSENT_STEP = "consent";
+
+/**
+ * Every tool call goes through `runTool` (shared with the chat): a failure the model may read is an
+ * `isError` result that says what to change or that a retry may help; anything else is a JSON-RPC
+ * internal error without internals (the request id finds it in our logs). On the 2026-07-28 era a
+ * health_chat refused for its model or a missing consent asks the user instead (`input_required`).
+ */
+export async function callTool(
+  ctx: Ctx,
+  name: string,
+  args: Record<string, unknown>,
+  request: ServerContext["mcpReq"],
+  modern: boolean,
+): Promise<CallToolResult | InputRequiredResult> {
+  const tool = TOOLS_BY_NAME.get(name);
+  if (!tool) return failure(`Unknown tool "${name}". Call tools/list for the available tools.`);
+  // As for a REST body: a reserved key first, whatever the schema says; unstorable text once it fits.
+  const unstorable = reservedKey(args) ?? (Value.Check(tool.input, args) ? unstorableText(args) : undefined);
+  if (unstorable) return failure(`Invalid arguments for ${name}: ${unstorable.path}: ${unstorable.message}`);
+  const chosen = modern && name === "health_chat" ? chosenModel(ctx, request) : undefined;
+  try {
+    const result = await runTool(tool, ctx, chosen ? { ...args, model: chosen } : args);
+    if ("output" in result) {
+      return { content: [{ type: "text", text: tool.render(result.output) }], structuredContent: result.output };
+    }
+    if (modern && name === "health_chat") {
+      const question = askUser(ctx, result.kind, request);
+      if (question) return question;
+    }
+    await request.log("warning", { tool: name, failure: result.failure, requestId: ctx.requestId });
+    return failure(result.failure);
+  } catch (error) {
+    if (!(error instanceof ToolCrash)) ctx.log.error("tool failed", { requestId: ctx.requestId, tool: name, error });
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `Tool ${name} failed; request id ${ctx.requestId}.`);
+  }
+}
+
+/** The model the user picked on a retried health_chat, when it is one the plan has. */
+function chosenModel(ctx: Ctx, request: ServerContext["mcpReq"]): string | undefined {
+  const answer = acceptedContent(request.inputResponses, MODEL_CHOICE)?.model;
+  const offered = modelsForPlan(ctx.models, ctx.plan).map((model) => model.id);
+  return typeof answer === "string" && offered.includes(answer) ? answer : undefined;
+}
+
+/**
+ * What health_chat asks the user instead of failing:
+ * - a model the plan lacks: a choice among the plan's models (the retry then runs with it);
+ * - no consent: the website's consent page (URL mode). Consent is recorded only there, by the
+ *   signed-in user reading its text; the retry re-reads the stored consent and never trusts the
+ *   answer, so a client that "accepts" without the user gets the same refusal as a plain error.
+ * Asked once: a retry that still fails (declined, or consent still missing) is the plain error.
+ */
+function askUser(
+  ctx: Ctx,
+  kind: string | undefined,
+  request: ServerContext["mcpReq"],
+): InputRequiredResult | undefined {
+  const answered = request.inputResponses ?? {};
+  if (kind === "MODEL_NOT_AVAILABLE" && !(MODEL_CHOICE in answered)) {
+    const models = modelsForPlan(ctx.models, ctx.plan);
+    return inputRequired({
+      inputRequests: {
+        [MODEL_CHOICE]: inputRequired.elicit({
+          message: "Your plan does not include the model you asked for. Which of your plan's models should answer?",
+          requestedSchema: {
+            type: "object",
+            properties: {
+              model: {
+                type: "string",
+                title: "Model",
+                oneOf: models.map((model) => ({ const: model.id, title: model.label })),
+                default: models.find((model) => model.default)?.id,
+              },
+            },
+            required: ["model"],
+          },
+        }),
+      },
+    });
+  }
+  if (kind === "CONSENT_REQUIRED" && !(CONSENT_STEP in answered)) {
+    return inputRequired({
+      inputRequests: {
+        [CONSENT_STEP]: inputRequired.elicitUrl({
+          message:
+            "The health assistant needs your consent to use your health profile. Read and give it on the website, then continue.",
+          url: `${publicUrl(ctx.env)}/health`,
+        }),
+      },
+    });
+  }
+  return undefined;
+}
+
+/** Longest isError text: it quotes the arguments (a property name, an id), which can be huge. */
+const MAX_FAILURE_TEXT = 2_000;
+
+function failure(text: string): CallToolResult {
+  return { content: [{ type: "text", text: clipErrorText(text, MAX_FAILURE_TEXT) }], isError: true };
+}
