@@ -57,13 +57,6 @@ const MCP_DOC: DocumentDecoration = {
   },
 };
 
-/** A single JSON-RPC error, as the transport answers its other invalid requests (HTTP 400, id null). */
-const emptyBatch = () =>
-  Response.json(
-    { jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request: the batch is empty" }, id: null },
-    { status: 400 },
-  );
-
 /**
  * Reads the body once (the body limit was enforced before routing): its JSON, handed to the
  * transport as already parsed, and the request with the same text for the transport to refuse
@@ -100,10 +93,6 @@ export function mcpRoutes(deps: Deps) {
       const { forwarded, parsed } = await readMessage(request);
       const ctx = contextFor(deps, stateOf(request).requestId, principal, rate);
       const response = await handleMcpRequest(forwarded, ctx, parsed);
-      // The transport answers a batch without messages like one of notifications (202, nothing
-      // run); JSON-RPC 2.0 calls an empty array an Invalid Request. Checked after the transport so
-      // its Accept / Content-Type / version refusals (406, 415, 400) come first, as for any body.
-      if (response.status === 202 && Array.isArray(parsed) && parsed.length === 0) return emptyBatch();
       // A 2026-07-28 answer that streams (a log line before the result) goes out as it comes.
       if (!response.body || response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
       // Tool results (pages of papers, drug labels) are often large: see largeBodies.ts.

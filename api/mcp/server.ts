@@ -1,16 +1,10 @@
-import {
-  type CacheHint,
-  type CallToolRequest,
-  Server,
-  type ServerContext,
-  specTypeSchemas,
-} from "@modelcontextprotocol/server";
+import { type CacheHint, Server, type ServerContext, specTypeSchemas } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Ctx } from "../../shared/context/ctx";
 import { complete } from "./completions";
 import { checked, invalidParams } from "./errors";
 import { getPrompt, PROMPT_LIST } from "./prompts";
-import { PROTOCOL_VERSIONS } from "./protocol";
+import { MODERN_PROTOCOL_VERSION, NEWEST_LEGACY_VERSION, PROTOCOL_VERSIONS } from "./protocol";
 import { listResources } from "./resourceList";
 import { RESOURCE_TEMPLATES, readResource } from "./resources";
 import { callTool, TOOL_LIST } from "./tools";
@@ -29,6 +23,8 @@ const CAPABILITIES = {
   completions: {},
   logging: {},
 };
+
+const LEGACY_VERSIONS = new Set<string>(PROTOCOL_VERSIONS.filter((version) => version !== MODERN_PROTOCOL_VERSION));
 
 const HOUR = 3_600_000;
 /**
@@ -49,8 +45,8 @@ const CACHE_HINTS: Record<string, CacheHint> = {
 /**
  * Methods other than tools/call are registered with params schemas that take anything and check
  * the params themselves (`checked`): the SDK turns its own failed parse into -32603, the code this
- * server keeps for bugs, where a malformed request is -32602. tools/call keeps the SDK's own parse,
- * which answers -32602.
+ * server keeps for bugs, where a malformed request is -32602. For tools/call the SDK's wrapper
+ * checks the params first, with -32602.
  */
 const ANY = { params: z.looseObject({}).optional(), result: z.looseObject({}) } as never;
 type Params = Record<string, unknown> | undefined;
@@ -81,17 +77,30 @@ export function buildServer(ctx: Ctx, era: "modern" | "legacy"): Server {
     // 2025 requests are served statelessly: the SDK cannot send them a server-to-client request.
     inputRequired: { legacyShim: false },
   });
-  server.setRequestHandler("tools/call", (call: CallToolRequest, request: ServerContext) => {
-    checkInputResponses(request.mcpReq);
-    const { name, arguments: args } = call.params;
-    return callTool(ctx, name, args ?? {}, request.mcpReq, modern);
-  });
   const on = (method: string, answer: (params: Params, request: ServerContext) => unknown) =>
     server.setRequestHandler(
       method,
       ANY,
       (params: unknown, request: ServerContext) => answer(params as Params, request) as never,
     );
+  if (!modern) {
+    // The SDK's own handler turns malformed params into -32603 with its parser's dump.
+    on("initialize", (params) => {
+      const { protocolVersion } = checked("initialize", specTypeSchemas.InitializeRequestParams, params);
+      return {
+        protocolVersion: LEGACY_VERSIONS.has(protocolVersion) ? protocolVersion : NEWEST_LEGACY_VERSION,
+        capabilities: CAPABILITIES,
+        serverInfo: SERVER_INFO,
+      };
+    });
+  }
+  // The SDK has checked the params against its tools/call schema; the arguments are read as sent,
+  // since its parsed copy drops a `__proto__` key, which a tool refuses like any REST body does.
+  on("tools/call", (params, request) => {
+    checkInputResponses(request.mcpReq);
+    const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
+    return callTool(ctx, name, args ?? {}, request.mcpReq, modern);
+  });
   on("tools/list", (params) => {
     checked("tools/list", specTypeSchemas.PaginatedRequestParams, params ?? {});
     return { tools: TOOL_LIST };

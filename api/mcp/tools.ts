@@ -1,6 +1,7 @@
 import {
   acceptedContent,
   type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
   type InputRequiredResult,
   inputRequired,
   ProtocolError,
@@ -30,14 +31,14 @@ export const TOOL_LIST = TOOLS.map((tool) => ({
 
 /** The key of health_chat's model question in `inputRequests` / `inputResponses`. */
 export const MODEL_CHOICE = "model";
-/** The key of health_chat's consent step (a URL-mode elicitation to the website's consent page). */
+/** The key of the consent step a health tool asks for (a URL-mode elicitation to the consent page). */
 export const CONSENT_STEP = "consent";
 
 /**
  * Every tool call goes through `runTool` (shared with the chat): a failure the model may read is an
  * `isError` result that says what to change or that a retry may help; anything else is a JSON-RPC
  * internal error without internals (the request id finds it in our logs). On the 2026-07-28 era a
- * health_chat refused for its model or a missing consent asks the user instead (`input_required`).
+ * refusal the user can lift asks them instead (`input_required`): see `askUser`.
  */
 export async function callTool(
   ctx: Ctx,
@@ -57,10 +58,8 @@ export async function callTool(
     if ("output" in result) {
       return { content: [{ type: "text", text: tool.render(result.output) }], structuredContent: result.output };
     }
-    if (modern && name === "health_chat") {
-      const question = askUser(ctx, result.kind, request);
-      if (question) return question;
-    }
+    const question = modern ? askUser(ctx, name, result.kind, request) : undefined;
+    if (question) return question;
     await request.log("warning", { tool: name, failure: result.failure, requestId: ctx.requestId });
     return failure(result.failure);
   } catch (error) {
@@ -77,20 +76,28 @@ function chosenModel(ctx: Ctx, request: ServerContext["mcpReq"]): string | undef
 }
 
 /**
- * What health_chat asks the user instead of failing:
- * - a model the plan lacks: a choice among the plan's models (the retry then runs with it);
- * - no consent: the website's consent page (URL mode). Consent is recorded only there, by the
- *   signed-in user reading its text; the retry re-reads the stored consent and never trusts the
- *   answer, so a client that "accepts" without the user gets the same refusal as a plain error.
- * Asked once: a retry that still fails (declined, or consent still missing) is the plain error.
+ * What a tool asks the user instead of failing, when the client can show the question:
+ * - health_chat with a model the plan lacks: a choice among the plan's models (a form; the retry
+ *   runs with the choice, checked against the plan again);
+ * - any health tool refused for want of consent: the website's consent page (URL mode). Consent is
+ *   recorded only there, by the signed-in user reading its text; the retry re-reads the stored
+ *   consent and never trusts the answer, so a client that "accepts" without the user gets the
+ *   same refusal. (health_chat itself needs no consent: it answers without the stored profile.)
+ * Asked once: a retry that still fails (declined, or consent still missing) is the plain error. A
+ * plan that lacks a feature is a plain error: nothing the user confirms here changes the plan.
  */
 function askUser(
   ctx: Ctx,
+  tool: string,
   kind: string | undefined,
   request: ServerContext["mcpReq"],
 ): InputRequiredResult | undefined {
   const answered = request.inputResponses ?? {};
-  if (kind === "MODEL_NOT_AVAILABLE" && !(MODEL_CHOICE in answered)) {
+  // The SDK lifts the request's envelope (version, capabilities) out of `_meta`; its type is opaque.
+  const envelope = request.envelope as Record<string, { elicitation?: { url?: object } }> | undefined;
+  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY];
+  const elicitation = capabilities?.elicitation;
+  if (tool === "health_chat" && kind === "MODEL_NOT_AVAILABLE" && elicitation && !(MODEL_CHOICE in answered)) {
     const models = modelsForPlan(ctx.models, ctx.plan);
     return inputRequired({
       inputRequests: {
@@ -112,12 +119,12 @@ function askUser(
       },
     });
   }
-  if (kind === "CONSENT_REQUIRED" && !(CONSENT_STEP in answered)) {
+  if (kind === "CONSENT_REQUIRED" && elicitation?.url && !(CONSENT_STEP in answered)) {
     return inputRequired({
       inputRequests: {
         [CONSENT_STEP]: inputRequired.elicitUrl({
           message:
-            "The health assistant needs your consent to use your health profile. Read and give it on the website, then continue.",
+            "This needs your consent to store and use your health data. Read and give it on the website, then continue.",
           url: `${publicUrl(ctx.env)}/health`,
         }),
       },

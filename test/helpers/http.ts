@@ -58,6 +58,36 @@ export function mcpCall(app: TestApp, message: unknown, headers: Record<string, 
   });
 }
 
+/**
+ * A 2026-07-28 request as a client of that revision sends it: the protocol version and client
+ * capabilities in `params._meta` (plus `meta`, e.g. a log level), mirrored in the MCP headers.
+ */
+export function modernMcpCall(
+  app: TestApp,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string>,
+  meta: Record<string, unknown> = {},
+): Promise<Response> {
+  const envelope = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {}, url: {} } },
+    "io.modelcontextprotocol/clientInfo": { name: "raw-modern", version: "1.0.0" },
+    ...meta,
+  };
+  const name = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : undefined;
+  return mcpCall(
+    app,
+    { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: envelope } },
+    {
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(name && /^(tools\/call|prompts\/get|resources\/read)$/.test(method) ? { "mcp-name": name } : {}),
+      ...headers,
+    },
+  );
+}
+
 export async function json<T = Record<string, unknown>>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }

@@ -110,7 +110,7 @@ export function authorizeUrl(site: string, params: AuthorizeParams): string {
  * Runs the browser's part: authorize → consent page → the user's decision → back to the client.
  * Returns the final redirect to the client's redirect_uri (its code or error are in the query).
  */
-export async function authorizeAs(
+export function authorizeAs(
   site: string,
   user: Pick<WebUser, "cookie" | "csrfToken">,
   params: AuthorizeParams,
@@ -118,7 +118,18 @@ export async function authorizeAs(
   /** The browser's cookies, kept across calls; a fresh jar with the user's session cookie by default. */
   jar = new CookieJar(user.cookie),
 ): Promise<URL> {
-  let response = await browse(jar, authorizeUrl(site, params));
+  return authorizeAt(site, user, authorizeUrl(site, params), decision, jar);
+}
+
+/** The same browser's part, from an authorization URL a client built (an SDK's OAuth support). */
+export async function authorizeAt(
+  site: string,
+  user: Pick<WebUser, "cookie" | "csrfToken">,
+  url: string,
+  decision: { allow: boolean; scopes?: string[] } = { allow: true },
+  jar = new CookieJar(user.cookie),
+): Promise<URL> {
+  let response = await browse(jar, url);
   let location = response.headers.get("location");
   if (response.status !== 303 || !location) throw new Error(`authorize: ${response.status} ${await response.text()}`);
   if (!location.startsWith(`${site}/oauth/interaction/`) && !location.startsWith("/oauth/interaction/")) {

@@ -6,9 +6,10 @@ import type { Deps } from "../../shared/context/deps";
 import type { ChatReply } from "../../shared/conversations/schemas";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { addEntry, createTracker, healthAccount } from "../helpers/health";
-import { call, errorOf, json, mcpCall, type TestAccount, type TestApp } from "../helpers/http";
+import { call, errorOf, json, mcpCall, modernMcpCall, type TestAccount, type TestApp } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
 import { idProperties, type JsonSchema, pathsOf, requiredOps, snapshotOf } from "../helpers/isolation";
+import { ERAS, type Era } from "../helpers/mcpData";
 import { type Presigned, presign, put, uploadFile } from "../helpers/uploads";
 
 /**
@@ -416,8 +417,12 @@ interface ToolListing {
   inputSchema: JsonSchema;
 }
 
-async function mcp(key: string, method: string, params: Record<string, unknown>) {
-  const response = await mcpCall(app, { jsonrpc: "2.0", id: 1, method, params }, { authorization: `Bearer ${key}` });
+async function mcp(key: string, method: string, params: Record<string, unknown>, era: Era = "2025-11-25") {
+  const headers = { authorization: `Bearer ${key}` };
+  const response =
+    era === "2026-07-28"
+      ? await modernMcpCall(app, method, params, headers)
+      : await mcpCall(app, { jsonrpc: "2.0", id: 1, method, params }, headers);
   expect(response.status).toBe(200);
   // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC results are read field by field
   return ((await response.json()) as { result: any }).result;
@@ -529,21 +534,24 @@ describe("account B with account A's ids", () => {
     expect(await snapshotOf(deps.sql, a.accountId)).toBe(before);
   });
 
-  test("every MCP probe: a not-found isError result (or a listing of B's own), A unchanged", async () => {
-    const before = await snapshotOf(deps.sql, a.accountId);
-    for (const probe of MCP_PROBES) {
-      const result = await mcp(b.apiKey, "tools/call", { name: probe.tool, arguments: probe.args(ids) });
-      const text = JSON.stringify(result);
-      if (probe.expect === "notFound") {
-        expect(result.isError, `${probe.tool} ${text}`).toBe(true);
-        expect(text).toMatch(/No (health log|chat|health chat|upload|uploaded file) with id/);
-      } else {
-        expect(result.isError, `${probe.tool} ${text}`).toBeFalsy();
+  test.each(ERAS)(
+    "every MCP probe over %s: a not-found isError result (or a listing of B's own), A unchanged",
+    async (era) => {
+      const before = await snapshotOf(deps.sql, a.accountId);
+      for (const probe of MCP_PROBES) {
+        const result = await mcp(b.apiKey, "tools/call", { name: probe.tool, arguments: probe.args(ids) }, era);
+        const text = JSON.stringify(result);
+        if (probe.expect === "notFound") {
+          expect(result.isError, `${probe.tool} ${text}`).toBe(true);
+          expect(text).toMatch(/No (health log|chat|health chat|upload|uploaded file) with id/);
+        } else {
+          expect(result.isError, `${probe.tool} ${text}`).toBeFalsy();
+        }
+        expectNothingOfA(text, JSON.stringify(probe.args(ids)));
       }
-      expectNothingOfA(text, JSON.stringify(probe.args(ids)));
-    }
-    expect(await snapshotOf(deps.sql, a.accountId)).toBe(before);
-  });
+      expect(await snapshotOf(deps.sql, a.accountId)).toBe(before);
+    },
+  );
 
   test("A still reads everything it owns (the probes did not hit A's ids by accident)", async () => {
     const key = a.apiKey;
