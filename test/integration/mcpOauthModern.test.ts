@@ -1,10 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import {
-  Client,
-  type OAuthClientProvider,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-} from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import { createApp } from "../../api/app";
 import { upsertPapers } from "../../shared/papers/repository";
 import type { Paper } from "../../shared/records/paper";
@@ -13,7 +8,8 @@ import { type Site, startSite } from "../helpers/browser";
 import { type ClientMetadataServer, oauthFetchEnv, startClientMetadataServer } from "../helpers/clientMetadataServer";
 import { demoPapers } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
-import { authorizeAt, CALLBACK } from "../helpers/oauth";
+import { connectThroughOAuth, MetadataDocumentClient, modernClient } from "../helpers/mcpOauth";
+import { authorizeAt } from "../helpers/oauth";
 import { type WebUser, webUser } from "../helpers/website";
 
 /**
@@ -22,56 +18,6 @@ import { type WebUser, webUser } from "../helpers/website";
  * registration. The user's consent runs over HTTP with the website's session; the client checks
  * the response's `iss` (RFC 9207) when it redeems the code.
  */
-type Stored = Awaited<ReturnType<OAuthClientProvider["tokens"]>>;
-
-class MetadataDocumentClient implements OAuthClientProvider {
-  saved?: Stored;
-  verifier = "";
-  authorizationUrl?: URL;
-  information?: { client_id: string };
-  discovery?: unknown;
-  constructor(readonly clientMetadataUrl: string) {}
-  get redirectUrl() {
-    return CALLBACK;
-  }
-  get clientMetadata() {
-    return {
-      client_name: "Modern agent (test)",
-      redirect_uris: [CALLBACK],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.information;
-  }
-  saveClientInformation(information: { client_id: string }) {
-    this.information = information;
-  }
-  saveDiscoveryState(state: unknown) {
-    this.discovery = state;
-  }
-  discoveryState() {
-    return this.discovery as never;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: Stored) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
 let docs: ClientMetadataServer;
 let site: Site;
 let user: WebUser;
@@ -95,33 +41,18 @@ afterAll(async () => {
 
 const mcpUrl = () => new URL(`${site.url}/api/mcp`);
 
-async function connect(provider: MetadataDocumentClient) {
-  const client = new Client({ name: "modern-agent", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
-  const transport = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider });
-  await client.connect(transport);
-  return { client, transport };
-}
-
 describe("the v2 client over OAuth with a client ID metadata document", () => {
   test("authorizes without registering, negotiates 2026-07-28, and uses every kind of MCP feature", async () => {
-    const provider = new MetadataDocumentClient(documentUrl);
-    const first = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider });
-    const probe = new Client({ name: "modern-agent", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
-    await expect(probe.connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    const { client, provider, callback } = await connectThroughOAuth(site.url, user, documentUrl);
     // No registration: the client id the SDK keeps is the document's URL.
     expect(provider.information?.client_id ?? documentUrl).toBe(documentUrl);
     const authorizationUrl = provider.authorizationUrl as URL;
     expect(authorizationUrl.searchParams.get("client_id")).toBe(documentUrl);
     expect(authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
-
-    const back = await authorizeAt(site.url, user, authorizationUrl.href);
     // The server learned the client from its document, fetched when the authorization began.
     expect(docs.hits("/agents/modern.json")).toBeGreaterThanOrEqual(1);
-    expect(back.searchParams.get("iss")).toBe(site.url);
-    await first.finishAuth(back.searchParams);
+    expect(callback.searchParams.get("iss")).toBe(site.url);
     expect(provider.saved?.access_token).toBeString();
-
-    const { client } = await connect(provider);
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS.map((tool) => tool.name).sort());
@@ -147,8 +78,7 @@ describe("the v2 client over OAuth with a client ID metadata document", () => {
   test("a callback whose iss names another issuer is refused before the code is redeemed", async () => {
     const provider = new MetadataDocumentClient(documentUrl);
     const transport = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider });
-    const probe = new Client({ name: "modern-agent", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
-    await expect(probe.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(modernClient().connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
     const back = await authorizeAt(site.url, user, (provider.authorizationUrl as URL).href);
     const forged = new URLSearchParams(back.searchParams);
     forged.set("iss", "https://attacker.example");

@@ -1,25 +1,40 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { createApp } from "../../api/app";
+import { createKey } from "../../shared/auth/accounts";
 import type { Deps } from "../../shared/context/deps";
 import { upsertPapers } from "../../shared/papers/repository";
 import type { Paper } from "../../shared/records/paper";
 import { TOOLS } from "../../shared/toolCatalog";
 import { startWorkers, type Workers } from "../../workers/runner";
+import { type Site, startSite } from "../helpers/browser";
+import { type ClientMetadataServer, oauthFetchEnv, startClientMetadataServer } from "../helpers/clientMetadataServer";
 import { healthAccount } from "../helpers/health";
 import { call, createTestAccount, json, type TestAccount } from "../helpers/http";
 import { demoPapers, ownIndexes } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
-import { bearer, connectMcp, ERAS, type Era } from "../helpers/mcpData";
+import { bearer, connectMcp, type Era } from "../helpers/mcpData";
+import { connectThroughOAuth } from "../helpers/mcpOauth";
 import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../helpers/upstream";
+import { webUser } from "../helpers/website";
 
 /**
- * Every tool of the catalog through the official SDK clients of both protocol eras (v1 over
- * 2025-11-25, v2 negotiating 2026-07-28) against the real app on a port: once with a valid input (the structured result is asserted; the client also checks it against
+ * Every tool of the catalog through the official SDK clients against the real app on a port, three
+ * times: the v1 client over 2025-11-25 and the v2 client negotiating 2026-07-28, each with an API
+ * key, and the v2 client authorized through OAuth with a client ID metadata document. Each tool
+ * once with a valid input (the structured result is asserted; the client also checks it against
  * the tool's output schema) and once with an input the model must correct (an isError result).
  */
+const VARIANTS: { era: Era; via: "key" | "OAuth" }[] = [
+  { era: "2025-11-25", via: "key" },
+  { era: "2026-07-28", via: "key" },
+  { era: "2026-07-28", via: "OAuth" },
+];
+
 let deps: Deps;
-let server: ReturnType<ReturnType<typeof createApp>["listen"]>;
+let site: Site;
+let docs: ClientMetadataServer;
+let documentUrl: string;
 let url: URL;
 let workers: Workers;
 let upstream: UpstreamFixtures;
@@ -35,13 +50,18 @@ beforeAll(async () => {
   // get_papers reads PostgreSQL, like GET /api/v1/papers/{id}; the same rows papersSearch writes.
   await upsertPapers(deps.sql, papers.slice(0, 50));
   workers = await startWorkers(deps, { queues: ["chat", "rxnav", "openfda"] });
+  // The OAuth variant's client is known by its metadata document, served over https here.
+  docs = await startClientMetadataServer();
+  documentUrl = docs.serveClient("/agents/tools.json");
+  site = await startSite({ ...deps, env: { ...deps.env, ...oauthFetchEnv(docs) } });
+  deps = site.deps;
   app = createApp(deps);
-  server = app.listen({ hostname: "127.0.0.1", port: 0 });
-  url = new URL(`http://127.0.0.1:${server.server?.port}/api/mcp`);
+  url = new URL(`${site.url}/api/mcp`);
 }, 120_000);
 
 afterAll(async () => {
-  await server?.stop();
+  await site?.stop();
+  await docs?.stop();
   await workers?.close();
   await upstream?.stop();
 });
@@ -78,13 +98,34 @@ async function invalid(name: string, args: Record<string, unknown>) {
   return fails(name, args);
 }
 
-describe.each(ERAS)("protocol %s", (version) => {
+/**
+ * The OAuth variant's account: a website user (the consent page needs its session), with a key for
+ * the REST calls the tests make beside MCP, and consent given as healthAccount gives it.
+ */
+async function oauthAccount(): Promise<{ account: TestAccount; client: Client }> {
+  const user = await webUser(app, deps, { plan: "plus" });
+  const admin = { sql: deps.sql, redis: deps.redis, redisPrefix: deps.env.REDIS_PREFIX };
+  const key = await createKey(admin, user.accountId);
+  const account: TestAccount = { accountId: user.accountId, ...key, plan: "plus" };
+  const profile = { consentGiven: true, conditions: [], medications: [] };
+  expect((await call(app, "/api/v1/health/profile", { method: "POST", key: key.apiKey, body: profile })).status).toBe(
+    200,
+  );
+  const { client: modern } = await connectThroughOAuth(site.url, user, documentUrl);
+  return { account, client: modern as unknown as Client };
+}
+
+describe.each(VARIANTS)("protocol $era with $via", (variant) => {
   beforeAll(async () => {
-    era = version;
+    era = variant.era;
     called = new Set();
     failed = new Set();
-    account = await healthAccount(deps, app, { plan: "plus" });
-    client = await connect(account.apiKey);
+    if (variant.via === "OAuth") {
+      ({ account, client } = await oauthAccount());
+    } else {
+      account = await healthAccount(deps, app, { plan: "plus" });
+      client = await connect(account.apiKey);
+    }
     // The client checks structured results against the output schemas it has listed.
     await client.listTools();
   }, 60_000);
