@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { auth, type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { Browser, Page } from "playwright-core";
 import { createApp } from "../../api/app";
 import { freePort } from "../../scripts/lib/processes";
@@ -15,6 +11,7 @@ import type { Paper } from "../../shared/records/paper";
 import { launchChromium, type Site, startSite } from "../helpers/browser";
 import { demoPapers } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
+import { TestOAuthClient } from "../helpers/mcpOauth";
 import { type WebUser, webUser } from "../helpers/website";
 
 /**
@@ -23,48 +20,6 @@ import { type WebUser, webUser } from "../helpers/website";
  * website's sign-in and consent pages clicked in Chromium, the code back at the client's callback,
  * tokens, tools, a refresh, then the user disconnecting it on the dashboard.
  */
-
-/** The client side of OAuth as an MCP host keeps it; the "redirect" is remembered for the browser. */
-class HostedAssistant implements OAuthClientProvider {
-  information?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = "";
-  authorizationUrl?: URL;
-  constructor(readonly callback: string) {}
-  get redirectUrl() {
-    return this.callback;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "Hosted Assistant (test)",
-      redirect_uris: [this.callback],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.information;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.information = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 /** The assistant's redirect_uri: a server that hands the code (or error) it receives to the test. */
 function startCallback() {
@@ -91,8 +46,8 @@ let user: WebUser;
 let browser: Browser;
 let page: Page;
 let callback: ReturnType<typeof startCallback>;
-const assistant = () => new HostedAssistant(callback.url);
-let host: HostedAssistant;
+const assistant = () => new TestOAuthClient(callback.url, undefined, "Hosted Assistant (test)");
+let host: TestOAuthClient;
 let mcpUrl: URL;
 /** A paper the client reads as a resource. */
 let paper: Paper;

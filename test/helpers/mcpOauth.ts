@@ -1,33 +1,29 @@
-import {
-  Client,
-  type OAuthClientProvider,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-} from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import { authorizeAt, CALLBACK } from "./oauth";
 import type { WebUser } from "./website";
 
-type Stored = Awaited<ReturnType<OAuthClientProvider["tokens"]>>;
-
 /**
- * The client side of OAuth as a 2026-07-28 agent keeps it, known by a client ID metadata document
- * (its client_id is the document's URL, so it never registers); the authorization URL is kept for
- * the test to "open".
+ * The client side of OAuth as an MCP host keeps it, for the SDK clients of both eras (their
+ * provider interfaces have the same shape): registration or tokens are kept in memory, and the
+ * authorization URL is kept for the test (or its browser) to open. With `clientMetadataUrl` the
+ * client is known by that client ID metadata document and never registers.
  */
-export class MetadataDocumentClient implements OAuthClientProvider {
-  saved?: Stored;
+export class TestOAuthClient {
+  // biome-ignore lint/suspicious/noExplicitAny: token and client shapes differ by SDK version; tests read fields
+  saved?: any;
   verifier = "";
   authorizationUrl?: URL;
   information?: { client_id: string };
   discovery?: unknown;
-  constructor(readonly clientMetadataUrl: string) {}
-  get redirectUrl() {
-    return CALLBACK;
-  }
+  constructor(
+    readonly redirectUrl: string,
+    readonly clientMetadataUrl?: string,
+    readonly name = "Modern agent (test)",
+  ) {}
   get clientMetadata() {
     return {
-      client_name: "Modern agent (test)",
-      redirect_uris: [CALLBACK],
+      client_name: this.name,
+      redirect_uris: [this.redirectUrl],
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
       token_endpoint_auth_method: "none",
@@ -42,7 +38,7 @@ export class MetadataDocumentClient implements OAuthClientProvider {
   tokens() {
     return this.saved;
   }
-  saveTokens(tokens: Stored) {
+  saveTokens(tokens: unknown) {
     this.saved = tokens;
   }
   redirectToAuthorization(url: URL) {
@@ -75,9 +71,9 @@ export async function connectThroughOAuth(
   site: string,
   user: Pick<WebUser, "cookie" | "csrfToken">,
   documentUrl: string,
-): Promise<{ client: Client; provider: MetadataDocumentClient; callback: URL }> {
+): Promise<{ client: Client; provider: TestOAuthClient; callback: URL }> {
   const url = new URL(`${site}/api/mcp`);
-  const provider = new MetadataDocumentClient(documentUrl);
+  const provider = new TestOAuthClient(CALLBACK, documentUrl);
   const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
   const refused = await modernClient()
     .connect(first)

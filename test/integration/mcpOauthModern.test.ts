@@ -8,8 +8,8 @@ import { type Site, startSite } from "../helpers/browser";
 import { type ClientMetadataServer, oauthFetchEnv, startClientMetadataServer } from "../helpers/clientMetadataServer";
 import { demoPapers } from "../helpers/indexes";
 import { testDeps } from "../helpers/infra";
-import { connectThroughOAuth, MetadataDocumentClient, modernClient } from "../helpers/mcpOauth";
-import { authorizeAt } from "../helpers/oauth";
+import { connectThroughOAuth, modernClient, TestOAuthClient } from "../helpers/mcpOauth";
+import { authorizeAt, CALLBACK } from "../helpers/oauth";
 import { type WebUser, webUser } from "../helpers/website";
 
 /**
@@ -76,7 +76,7 @@ describe("the v2 client over OAuth with a client ID metadata document", () => {
   });
 
   test("a callback whose iss names another issuer is refused before the code is redeemed", async () => {
-    const provider = new MetadataDocumentClient(documentUrl);
+    const provider = new TestOAuthClient(CALLBACK, documentUrl);
     const transport = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider });
     await expect(modernClient().connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
     const back = await authorizeAt(site.url, user, (provider.authorizationUrl as URL).href);
