@@ -88,69 +88,32 @@ export async function conformanceScenarios(): Promise<string[]> {
   return [...run.stdout.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1] ?? "");
 }
 
-/** Runs one server scenario of the suite and reads the checks.json it writes into a temporary directory. */
-export async function runConformance(url: string, scenario: string): Promise<ConformanceRun> {
-  requireTool(CONFORMANCE_CLI, "@modelcontextprotocol/conformance");
-  const dir = await mkdtemp(join(tmpdir(), "mcp-conformance-"));
-  try {
-    const run = await spawnText([
-      process.execPath,
-      CONFORMANCE_CLI,
-      "server",
-      "--url",
-      url,
-      "--scenario",
-      scenario,
-      "--output-dir",
-      dir,
-    ]);
-    // The suite nests its results under a per-run folder whose name carries a timestamp.
-    const file = (await readdir(dir, { recursive: true })).find((entry) => entry.endsWith("checks.json"));
-    if (!file) {
-      throw new Error(
-        `conformance wrote no checks.json for ${scenario} (exit ${run.exitCode}):\n${run.stdout}${run.stderr}`,
-      );
-    }
-    return { ...run, checks: JSON.parse(await readFile(join(dir, file), "utf8")) as ConformanceCheck[] };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-/** One scenario of a requirements run, with the checks it wrote. */
+/** One scenario of a run, with the checks it wrote. */
 export interface ScenarioChecks {
   scenario: string;
   checks: ConformanceCheck[];
 }
 
 /**
- * Runs exactly the scenarios protocol revision `revision` requires (`server --requirements`), with
- * the 2026 release of the suite, and reads every scenario's checks.json.
+ * Runs `conformance server --url <url> ...selection` with the suite at `cli` and reads the
+ * checks.json each scenario writes into a temporary directory (in a folder named
+ * server-<scenario>-<timestamp>).
  */
-export async function runRequirements(
+async function runServerSuite(
+  cli: string,
   url: string,
-  revision: string,
+  selection: string[],
 ): Promise<Spawned & { scenarios: ScenarioChecks[] }> {
-  requireTool(CONFORMANCE_2026_CLI, "@modelcontextprotocol/conformance 0.2");
-  const dir = await mkdtemp(join(tmpdir(), "mcp-requirements-"));
+  requireTool(cli, "@modelcontextprotocol/conformance");
+  const dir = await mkdtemp(join(tmpdir(), "mcp-conformance-"));
   try {
-    const run = await spawnText([
-      process.execPath,
-      CONFORMANCE_2026_CLI,
-      "server",
-      "--url",
-      url,
-      "--requirements",
-      revision,
-      "--output-dir",
-      dir,
-    ]);
+    const run = await spawnText([process.execPath, cli, "server", "--url", url, ...selection, "--output-dir", dir]);
     const files = (await readdir(dir, { recursive: true })).filter((entry) => entry.endsWith("checks.json"));
-    if (files.length === 0)
-      throw new Error(`conformance wrote no checks (exit ${run.exitCode}):\n${run.stdout}${run.stderr}`);
+    if (files.length === 0) {
+      throw new Error(`conformance wrote no checks.json (exit ${run.exitCode}):\n${run.stdout}${run.stderr}`);
+    }
     const scenarios = await Promise.all(
       files.map(async (file) => ({
-        // Each scenario's folder is server-<scenario>-<timestamp>.
         scenario: file.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T[^/]*\/checks\.json$/, ""),
         checks: JSON.parse(await readFile(join(dir, file), "utf8")) as ConformanceCheck[],
       })),
@@ -159,6 +122,20 @@ export async function runRequirements(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Runs one server scenario of the released suite (0.1.16, the 2025 era). */
+export async function runConformance(url: string, scenario: string): Promise<ConformanceRun> {
+  const { scenarios, ...run } = await runServerSuite(CONFORMANCE_CLI, url, ["--scenario", scenario]);
+  return { ...run, checks: scenarios.flatMap((entry) => entry.checks) };
+}
+
+/**
+ * Runs exactly the scenarios protocol revision `revision` requires (`server --requirements`), with
+ * the 2026 release of the suite.
+ */
+export function runRequirements(url: string, revision: string): Promise<Spawned & { scenarios: ScenarioChecks[] }> {
+  return runServerSuite(CONFORMANCE_2026_CLI, url, ["--requirements", revision]);
 }
 
 /** The checks of a run that did not succeed, one readable line each, with what the suite recorded. */
