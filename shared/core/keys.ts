@@ -42,7 +42,8 @@ export function sameHash(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function base58(bytes: Uint8Array): string {
+/** Bitcoin's base58: each leading zero byte is a `1`, the rest is the number in base 58. */
+export function base58(bytes: Uint8Array): string {
   let value = BigInt(`0x${Buffer.from(bytes).toString("hex")}`);
   let out = "";
   while (value > 0n) {

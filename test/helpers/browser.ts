@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { createApp } from "../../api/app";
 import { freePort } from "../../scripts/lib/processes";
-import { CHROMIUM, chromiumInstalled, INSTALL_CHROMIUM } from "../../scripts/test-prerequisites";
+import { CHROMIUM, chromiumInstalled, INSTALL_CHROMIUM } from "../../scripts/prerequisites";
 import type { Deps } from "../../shared/context/deps";
 
 export const ARTIFACTS = join(import.meta.dir, "..", "artifacts");
@@ -17,13 +17,13 @@ export const FAKE_MICROPHONE = ["--use-fake-ui-for-media-stream", "--use-fake-de
 
 /**
  * Headless Chromium from Debian's chromium package at /usr/bin/chromium (no browser is downloaded;
- * `bun run test` installs it first when it is missing, see scripts/test-prerequisites.ts), or a
+ * `bun run test` installs it first when it is missing, see scripts/prerequisites.ts), or a
  * failure that says how to install it (never a silent skip).
  */
 export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   if (!chromiumInstalled()) {
     throw new Error(
-      `The browser tests need Debian's Chromium at ${CHROMIUM}, and it is not there. \`bun run test\` installs it first (bun scripts/test-prerequisites.ts); by hand: \`${INSTALL_CHROMIUM}\`.`,
+      `The browser tests need Debian's Chromium at ${CHROMIUM}, and it is not there. \`bun run test\` installs it first (bun scripts/prerequisites.ts test); by hand: \`${INSTALL_CHROMIUM}\`.`,
     );
   }
   return chromium.launch({

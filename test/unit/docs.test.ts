@@ -257,6 +257,12 @@ describe("pages", () => {
     /\bat the time of writing\b/i,
     /\b(?:before|after) the fix\b/i,
     /\.\.\/shared\/spec\//,
+    // The story of a change: machines, layouts and versions that were, and what a rework found.
+    /\b(?:earlier|later|previous|older|former)\s+(?:machines?|layouts?|versions?|runs?|releases?|designs?|code)\b/i,
+    /\breorgani[sz]/i,
+    /\bwhat (?:was|we) found\b/i,
+    /\blayout change\b/i,
+    /\b(?:first|second|original)\s+(?:attempt|draft|implementation)\b/i,
   ];
 
   test("no page tells history (session or issue numbers, times of work runs, before/after)", () => {
@@ -281,6 +287,11 @@ describe("pages", () => {
       "stop 1 of the plan",
       "a run at 18:01–18:12 UTC",
       `The contract is \`${["..", "shared", "spec", "service-spec.md"].join("/")}\`.`,
+      "the earlier machine: 42k req/s",
+      "Layout change: no regression.",
+      "What was found. The first reorganised version was slower.",
+      "The previous layout kept the keys elsewhere.",
+      "our first attempt cached nothing",
     ];
     expect(samples.filter((sample) => !HISTORY_MARKERS.some((pattern) => pattern.test(sample)))).toEqual([]);
     expect(HISTORY_MARKERS.some((pattern) => pattern.test("The session cookie expires after 30 days."))).toBe(false);

@@ -1,8 +1,11 @@
 /**
- * Runs first in `bun run test`. It makes sure that the programs the suite needs outside the
- * checkout and node_modules are on the machine: Debian's Chromium at /usr/bin/chromium, which the
- * browser tests drive through playwright-core (no browser download), and `redis-server` with
- * `redis-cli`, with which the Redis Cluster test builds its private cluster.
+ * Runs first in `bun run test` (`bun scripts/prerequisites.ts test`) and `bun run bench`
+ * (`… bench`). It makes sure that the programs they need outside the checkout and node_modules are
+ * on the machine:
+ * - test: Debian's Chromium at /usr/bin/chromium, which the browser tests drive through
+ *   playwright-core (no browser download), and `redis-server` with `redis-cli`, with which the Redis
+ *   Cluster test builds its private cluster;
+ * - bench: `wrk`, the HTTP load generator the benchmarks measure with.
  *
  * Present: prints nothing and exits 0.
  * Missing: installs the Debian packages with `apt-get update` and then
@@ -30,25 +33,38 @@ export function chromiumInstalled(): boolean {
   }
 }
 
-/** Programs the suite runs, and the Debian package of each. */
-const PROGRAMS: { present: () => boolean; name: string; pkg: string }[] = [
-  { present: chromiumInstalled, name: CHROMIUM, pkg: "chromium" },
-  { present: () => Bun.which("redis-server") !== null, name: "redis-server", pkg: "redis-server" },
-  { present: () => Bun.which("redis-cli") !== null, name: "redis-cli", pkg: "redis-tools" },
-];
+interface Program {
+  present: () => boolean;
+  name: string;
+  /** Its Debian package. */
+  pkg: string;
+}
 
+const onPath = (name: string, pkg: string): Program => ({ present: () => Bun.which(name) !== null, name, pkg });
+
+/** The programs each command runs. */
+const NEEDS: Record<string, Program[]> = {
+  test: [
+    { present: chromiumInstalled, name: CHROMIUM, pkg: "chromium" },
+    onPath("redis-server", "redis-server"),
+    onPath("redis-cli", "redis-tools"),
+  ],
+  bench: [onPath("wrk", "wrk")],
+};
+
+const purpose = process.argv[2] ?? "test";
 let packages: string[] = [];
 
 function fail(why: string): never {
   const command = `sudo apt-get update && sudo apt-get install -y --no-install-recommends ${packages.join(" ")}`;
-  console.error(`\ntest prerequisites: ${why}`);
-  console.error(`The tests need Debian's ${packages.join(", ")}. Install with:\n\n  ${command}\n`);
-  console.error("then run `bun run test` again.");
+  console.error(`\n${purpose} prerequisites: ${why}`);
+  console.error(`\`bun run ${purpose}\` needs Debian's ${packages.join(", ")}. Install with:\n\n  ${command}\n`);
+  console.error(`then run \`bun run ${purpose}\` again.`);
   process.exit(1);
 }
 
 function run(command: string[]): void {
-  console.log(`test prerequisites: $ ${command.join(" ")}`);
+  console.log(`${purpose} prerequisites: $ ${command.join(" ")}`);
   const result = Bun.spawnSync(command, {
     stdin: "inherit",
     stdout: "inherit",
@@ -58,10 +74,10 @@ function run(command: string[]): void {
   if (!result.success) fail(`\`${command.join(" ")}\` failed (exit code ${result.exitCode ?? "none"}).`);
 }
 
-function install(missing: typeof PROGRAMS): void {
+function install(missing: Program[]): void {
   packages = missing.map((program) => program.pkg);
   console.log(
-    `test prerequisites: ${missing.map((p) => p.name).join(", ")} missing; installing ${packages.join(" ")}.`,
+    `${purpose} prerequisites: ${missing.map((p) => p.name).join(", ")} missing; installing ${packages.join(" ")}.`,
   );
   if (!Bun.which("apt-get")) fail("apt-get is missing, so the Debian packages cannot be installed.");
   const root = process.getuid?.() === 0;
@@ -72,10 +88,15 @@ function install(missing: typeof PROGRAMS): void {
   const still = missing.filter((program) => !program.present());
   if (still.length > 0)
     fail(`the packages were installed but ${still.map((p) => p.name).join(", ")} is still missing.`);
-  console.log(`test prerequisites: ${packages.join(", ")} installed.`);
+  console.log(`${purpose} prerequisites: ${packages.join(", ")} installed.`);
 }
 
 if (import.meta.main) {
-  const missing = PROGRAMS.filter((program) => !program.present());
+  const programs = NEEDS[purpose];
+  if (!programs) {
+    console.error(`usage: bun scripts/prerequisites.ts ${Object.keys(NEEDS).join("|")}`);
+    process.exit(2);
+  }
+  const missing = programs.filter((program) => !program.present());
   if (missing.length > 0) install(missing);
 }
