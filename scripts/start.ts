@@ -11,6 +11,7 @@ import { prepareInfrastructure } from "./lib/boot";
 import { type Managed, StartupError, stopAll, waitFor } from "./lib/processes";
 import { reindexWhenBehind, seedDemo, seedDemoLogin, seedDemoPapers } from "./lib/seed";
 import { seedDemoConditions } from "./lib/seedConditions";
+import { seedDemoHealth } from "./lib/seedHealth";
 import { seedDemoReferences } from "./lib/seedReferences";
 
 const say = (line = "") => process.stdout.write(`${line}\n`);
@@ -40,6 +41,8 @@ async function main() {
   const infra = await prepareInfrastructure(env, managed);
   if (infra.migrations.length > 0) say(`Applied migrations: ${infra.migrations.join(", ")}`);
   const demo = await seedDemo(infra.env);
+  // Only for a new demo account: what its user changes later stays changed.
+  if (demo.apiKey) await seedDemoHealth(infra.env, demo.accountId);
   const demoLogin = await seedDemoLogin(infra.env, demo.accountId);
   await seedDemoReferences(infra.env);
   const childEnv = { ...process.env, MEILI_URL: infra.env.MEILI_URL, MEILI_MASTER_KEY: infra.env.MEILI_MASTER_KEY };

@@ -111,6 +111,8 @@ export interface NewEntry {
   temperatureUnit: "C" | "F" | null;
   activityImpact: "normal" | "limited" | "unable" | null;
   note: string | null;
+  /** When it was recorded, if not now (a past entry brought in: see `addPastEntries`). */
+  recordedAt?: string;
 }
 
 /**
@@ -125,9 +127,10 @@ export async function insertEntryKeepingNewest(tx: Db, logId: string, entry: New
   const seq = (bumped as { seq: string }).seq;
   const [saved] = await tx<Entry[]>`
     insert into tracker_entries as e
-      (id, tracker_id, seq, severity, symptoms, temperature, temperature_unit, activity_impact, note)
+      (id, tracker_id, seq, severity, symptoms, temperature, temperature_unit, activity_impact, note, recorded_at)
     values (${entry.id}, ${logId}, ${seq}, ${entry.severity}, ${entry.symptoms}, ${entry.temperature},
-      ${entry.temperatureUnit}, ${entry.activityImpact}, ${entry.note})
+      ${entry.temperatureUnit}, ${entry.activityImpact}, ${entry.note},
+      coalesce(${entry.recordedAt ?? null}::timestamptz, clock_timestamp()))
     returning ${ENTRY_COLUMNS(tx)}`;
   await tx`delete from tracker_entries where tracker_id = ${logId} and seq <= ${seq}::bigint - ${keep}`;
   return saved as Entry;
@@ -153,4 +156,9 @@ export async function listNewestEntries(sql: Db, logIds: string[], perLog: numbe
     order by t.id, e.seq desc`;
   for (const { logId, ...entry } of rows) byLog.get(logId)?.push(entry);
   return byLog;
+}
+
+/** Moves a log's start back to `at` when that is earlier (its first past entry). */
+export async function startLogNoLaterThan(tx: Db, logId: string, at: string): Promise<void> {
+  await tx`update trackers set created_at = least(created_at, ${at}::timestamptz) where id = ${logId}`;
 }

@@ -14,6 +14,7 @@ import {
   listLogsByAccount,
   listNewestEntries,
   lockLog,
+  startLogNoLaterThan,
   updateLog,
 } from "./logRepository";
 import {
@@ -180,6 +181,42 @@ export async function addEntry(
         throw new AppError("CONFLICT", `The log is ${status}; reopen it (PATCH status "active") to add entries.`);
       }
       return insertEntryKeepingNewest(tx, logId, { id: Bun.randomUUIDv7(), ...entry }, ENTRY_LIMITS.entriesKept);
+    }),
+  );
+}
+
+/**
+ * Adds entries recorded earlier, oldest first, to an active log of the caller (consent needed as for
+ * any entry), and moves the log's start back to the first of them: for history brought in from
+ * elsewhere, such as the demo account's. Times must be in the past and in order.
+ */
+export async function addPastEntries(
+  ctx: Pick<Ctx, "sql" | "accountId">,
+  input: { logId: string; entries: { recordedAt: string; entry: EntryInput }[] },
+): Promise<Entry[]> {
+  const times = input.entries.map(({ recordedAt }) => Date.parse(recordedAt));
+  const inOrder = times.every(
+    (time, i) => Number.isFinite(time) && time <= Date.now() && (i === 0 || time >= (times[i - 1] as number)),
+  );
+  if (!inOrder) {
+    throw invalidRequest([
+      { in: "body", path: "/entries", message: "Entry times must be past instants, oldest first." },
+    ]);
+  }
+  if (!isUuid(input.logId)) throw notFound(input.logId);
+  return db(
+    ctx.sql.begin(async (tx) => {
+      await requireConsent(tx, ctx.accountId);
+      const status = await lockLog(tx, ctx.accountId, input.logId);
+      if (!status) throw notFound(input.logId);
+      if (status !== "active") throw new AppError("CONFLICT", `The log is ${status}; reopen it to add entries.`);
+      const saved: Entry[] = [];
+      for (const { recordedAt, entry } of input.entries) {
+        const row = { id: Bun.randomUUIDv7(), ...normalizeEntry(entry), recordedAt };
+        saved.push(await insertEntryKeepingNewest(tx, input.logId, row, ENTRY_LIMITS.entriesKept));
+      }
+      if (input.entries[0]) await startLogNoLaterThan(tx, input.logId, input.entries[0].recordedAt);
+      return saved;
     }),
   );
 }

@@ -86,6 +86,7 @@ describe("bun run start", () => {
     });
     expect(account.status).toBe(200);
     expect(((await account.json()) as { plan: string }).plan).toBe("pro");
+    await expectDemoHealth(`http://127.0.0.1:${port}`, key as string);
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
 
     const tree = descendants(child.pid);
@@ -95,3 +96,23 @@ describe("bun run start", () => {
     for (const pid of tree) expect(alive(pid)).toBe(false);
   }, 60_000);
 });
+
+/** The demo account's health pages have data at the first sign-in: consent, a log over weeks, two panels. */
+async function expectDemoHealth(base: string, key: string): Promise<void> {
+  const get = async (path: string) => {
+    const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(response.status).toBe(200);
+    // biome-ignore lint/suspicious/noExplicitAny: read field by field
+    return (await response.json()) as any;
+  };
+  const profile = await get("/api/v1/health/profile");
+  expect(profile).toMatchObject({ consentGiven: true, conditions: ["Asthma"] });
+  const logs = await get("/api/v1/health/trackers");
+  expect(logs.trackers).toHaveLength(1);
+  const log = await get(`/api/v1/health/trackers/${logs.trackers[0].id}`);
+  const times = log.entries.map((entry: { recordedAt: string }) => Date.parse(entry.recordedAt));
+  expect(times.length).toBeGreaterThanOrEqual(10);
+  expect((Math.max(...times) - Math.min(...times)) / 86_400_000).toBeGreaterThanOrEqual(14);
+  const labs = await get("/api/v1/health/labs");
+  expect(labs.panels).toHaveLength(2);
+}
