@@ -1,5 +1,6 @@
 import type { CompleteResult } from "@modelcontextprotocol/server";
 import type { Feature } from "../../shared/auth/access";
+import { isAuthorized } from "../../shared/auth/authorize";
 import type { Scope } from "../../shared/auth/scopes";
 import { searchConditions } from "../../shared/conditions/verbs";
 import type { Ctx } from "../../shared/context/ctx";
@@ -8,7 +9,6 @@ import { logNamesStartingWith } from "../../shared/health/logNames";
 import { getProfile } from "../../shared/health/profile";
 import { paperIdsStartingWith } from "../../shared/papers/idPrefix";
 import { cachedMedicationNamesStartingWith } from "../../shared/references/medicationNames";
-import { holdsScopes } from "./errors";
 
 /**
  * The completion sources: what a value may complete to, each from the caller's own data or the
@@ -43,7 +43,7 @@ const distinctIgnoringCase = (values: string[]) => {
 
 function gated(scopes: Scope[], feature: Feature | undefined, source: Completer): Completer {
   return async (ctx, value) => {
-    if (!holdsScopes(ctx, scopes) || (feature && !ctx.plans[ctx.plan][feature])) return NO_COMPLETION;
+    if (!(await isAuthorized(ctx, { scope: scopes, feature }))) return NO_COMPLETION;
     return source(ctx, value);
   };
 }
@@ -71,7 +71,7 @@ export const conditionNames = gated(["papers:read"], "health", async (ctx, value
  */
 export const medicationNames = gated(["papers:read"], "health", async (ctx, value) => {
   const prefix = value.trim().toLowerCase();
-  const own = holdsScopes(ctx, ["health:read"]) ? (await getProfile(ctx)).medications : [];
+  const own = (await isAuthorized(ctx, { scope: "health:read" })) ? (await getProfile(ctx)).medications : [];
   const cached = await cachedMedicationNamesStartingWith(ctx, { prefix, limit: MAX_VALUES + 1 });
   const names = distinctIgnoringCase([...own.filter((name) => name.toLowerCase().startsWith(prefix)), ...cached]);
   // More cached names than were read: the count is unknown.

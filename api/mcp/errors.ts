@@ -1,5 +1,5 @@
 import { ProtocolErrorCode as ErrorCode, ProtocolError, type StandardSchemaV1 } from "@modelcontextprotocol/server";
-import { missingScope, type Scope } from "../../shared/auth/scopes";
+import { type Asker, authorize, type Need, ScopeRefusal } from "../../shared/auth/authorize";
 import type { Ctx } from "../../shared/context/ctx";
 import { type AppError, clipErrorText, isExposed } from "../../shared/core/errors";
 import { failureMessage } from "../../shared/tools/run";
@@ -45,15 +45,17 @@ export function checked<S extends StandardSchemaV1>(
 const segment = (part: PropertyKey | StandardSchemaV1.PathSegment) =>
   String(typeof part === "object" ? part.key : part);
 
-export function holdsScopes(ctx: Pick<Ctx, "scopes">, scopes: readonly Scope[]): boolean {
-  return scopes.every((scope) => missingScope(ctx, scope) === undefined);
-}
-
-/** Refuses a caller without one of `scopes` with -32602 naming it (`what`: the prompt or URI asked for). */
-export function requireScopes(ctx: Pick<Ctx, "scopes">, scopes: readonly Scope[], what: string): void {
-  for (const scope of scopes) {
-    const refusal = missingScope(ctx, scope);
-    if (refusal) throw invalidParams(`${what}: ${refusal}`, { scope });
+/**
+ * `authorize` for a resource or a prompt. A scope refusal is -32602 naming the scope in `data.scope`
+ * (`what`: the prompt or URI asked for); a plan or consent refusal is a service error `answered`
+ * maps.
+ */
+export async function authorized(ctx: Asker, need: Omit<Need, "consent">, what: string): Promise<void> {
+  try {
+    await authorize(ctx, need);
+  } catch (error) {
+    if (error instanceof ScopeRefusal) throw invalidParams(`${what}: ${error.message}`, { scope: error.scope });
+    throw error;
   }
 }
 

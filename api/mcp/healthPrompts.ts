@@ -1,6 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
+import { authorize } from "../../shared/auth/authorize";
 import type { Ctx } from "../../shared/context/ctx";
-import { AppError } from "../../shared/core/errors";
 import { Text } from "../../shared/core/text";
 import { findLogByIdOrTitle } from "../../shared/health/logNames";
 import { listLogs } from "../../shared/health/logs";
@@ -17,14 +17,10 @@ const VISIT_PANELS = 3;
 
 /** The profile, or the consent refusal: these prompts are built from health data. */
 export async function consentedProfile(ctx: Ctx, prompt: string): Promise<Profile> {
-  const profile = await getProfile(ctx);
-  if (!profile.consentGiven) {
-    throw new AppError(
-      "CONSENT_REQUIRED",
-      `${prompt} reads your health profile and records, which need consent: save the profile with consentGiven: true (save_health_profile) first.`,
-    );
-  }
-  return profile;
+  await authorize(ctx, {
+    consent: `${prompt} reads your health profile and records, which need consent: save the profile with consentGiven: true (save_health_profile) first.`,
+  });
+  return getProfile(ctx);
 }
 
 const list = (items: readonly string[]) => items.join(", ") || "none recorded";

@@ -1,11 +1,10 @@
 import type { GetPromptResult, Prompt } from "@modelcontextprotocol/server";
 import type { Static, TObject } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { requireFeature } from "../../shared/auth/access";
 import type { Ctx } from "../../shared/context/ctx";
 import { clipErrorText } from "../../shared/core/errors";
 import { reservedKey, unstorableText } from "../plugins/inputGuard";
-import { answered, invalidParams, requireScopes } from "./errors";
+import { answered, authorized, invalidParams } from "./errors";
 import { prepareDoctorVisit } from "./healthPrompts";
 import { checkMyMedications } from "./medicationPrompt";
 import { SCOPES_META } from "./meta";
@@ -60,18 +59,17 @@ function checkedArguments(prompt: PromptDefinition, args: Record<string, string>
 }
 
 /**
- * prompts/get: the scopes (every one the prompt's data needs), the plan, the arguments, then the
- * messages. A refusal is -32602 saying what to change; an argument naming a record the caller does
- * not have (a log, a condition) is -32602 too.
+ * prompts/get: `authorize` (every scope the prompt's data needs, then the plan), the arguments,
+ * then the messages. A refusal is -32602 saying what to change; an argument naming a record the
+ * caller does not have (a log, a condition) is -32602 too.
  */
 export function getPrompt(ctx: Ctx, name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> {
   const prompt = PROMPTS_BY_NAME.get(name);
   if (!prompt) {
     throw invalidParams(`Unknown prompt "${clipErrorText(name, 80)}". Call prompts/list for the available prompts.`);
   }
-  requireScopes(ctx, prompt.scopes, `The ${prompt.name} prompt`);
   return answered(ctx, "prompts/get", async () => {
-    if (prompt.feature) requireFeature(ctx.plans, ctx, prompt.feature);
+    await authorized(ctx, { scope: prompt.scopes, feature: prompt.feature }, `The ${prompt.name} prompt`);
     return prompt.messages(ctx, checkedArguments(prompt, args ?? {}));
   });
 }

@@ -1,11 +1,12 @@
 import type { Resource } from "@modelcontextprotocol/server";
+import { isAuthorized } from "../../shared/auth/authorize";
 import type { Scope } from "../../shared/auth/scopes";
 import type { Ctx } from "../../shared/context/ctx";
 import { listChats } from "../../shared/conversations/verbs";
 import { codePoints } from "../../shared/core/text";
 import { listLogs } from "../../shared/health/logs";
 import { listPanels } from "../../shared/labs/panels";
-import { answered, holdsScopes, invalidParams } from "./errors";
+import { answered, invalidParams } from "./errors";
 import { resourceUri } from "./resources";
 
 /**
@@ -105,12 +106,11 @@ export function listResources(
 ): Promise<{ resources: Resource[]; nextCursor?: string }> {
   return answered(ctx, "resources/list", async () => {
     let position: Position = cursor === undefined ? { section: 0 } : decode(cursor);
-    // Every section needs the health plan: the logs and panels as their tools do, chats as get_chat.
-    const planCovers = ctx.plans[ctx.plan].health;
     const resources: Resource[] = [];
     while (position.section < SECTIONS.length && resources.length < PAGE_SIZE) {
       const section = SECTIONS[position.section] as Section;
-      if (!planCovers || !holdsScopes(ctx, [section.scope])) {
+      // Every section needs the health plan: the logs and panels as their tools do, chats as get_chat.
+      if (!(await isAuthorized(ctx, { scope: section.scope, feature: "health" }))) {
         position = { section: position.section + 1 };
         continue;
       }

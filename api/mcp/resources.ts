@@ -3,7 +3,7 @@ import type {
   ResourceTemplateType as ResourceTemplate,
   TextResourceContents,
 } from "@modelcontextprotocol/server";
-import { type Feature, requireFeature } from "../../shared/auth/access";
+import type { Feature } from "../../shared/auth/access";
 import type { Scope } from "../../shared/auth/scopes";
 import type { Ctx } from "../../shared/context/ctx";
 import { readChatTranscript } from "../../shared/conversations/verbs";
@@ -15,7 +15,7 @@ import { getLog } from "../../shared/health/logs";
 import { getPanel } from "../../shared/labs/panels";
 import { isArxivId } from "../../shared/papers/ids";
 import { getPaper } from "../../shared/papers/verbs";
-import { answered, invalidParams, requireScopes, resourceNotFound } from "./errors";
+import { answered, authorized, invalidParams, resourceNotFound } from "./errors";
 import { SCOPE_META } from "./meta";
 
 /**
@@ -156,9 +156,10 @@ function parse(uri: string): { scheme: Scheme; kind: ResourceKind; id: string } 
 const PAPER_CACHE = { ttlMs: 3_600_000, cacheScope: "public" } as const;
 
 /**
- * resources/read: the scope, then the plan, then the verb (which checks consent and ownership). A
- * missing resource is -32602 with `data.uri` (see errors.ts). Cache hints are a 2026-07-28 field:
- * the server's default for this method, private and never reused, covers the health records.
+ * resources/read: `authorize` (the scope, then the plan), then the verb (which checks consent and
+ * ownership). A missing resource is -32602 with `data.uri` (see errors.ts). Cache hints are a
+ * 2026-07-28 field: the server's default for this method, private and never reused, covers the
+ * health records.
  */
 export function readResource(ctx: Ctx, uri: string, modern: boolean): Promise<ReadResourceResult> {
   return answered(
@@ -166,8 +167,7 @@ export function readResource(ctx: Ctx, uri: string, modern: boolean): Promise<Re
     "resources/read",
     async () => {
       const { scheme, kind, id } = parse(uri);
-      requireScopes(ctx, [kind.scope], `Reading ${scheme}:// resources`);
-      if (kind.feature) requireFeature(ctx.plans, ctx, kind.feature);
+      await authorized(ctx, { scope: kind.scope, feature: kind.feature }, `Reading ${scheme}:// resources`);
       const contents = await kind.read(ctx, id, uri);
       return modern && scheme === "paper" ? { contents, ...PAPER_CACHE } : { contents };
     },

@@ -1,5 +1,6 @@
-import { type Feature, requireFeature } from "../../shared/auth/access";
+import type { Feature } from "../../shared/auth/access";
 import { type Authenticator, setRateLimitHeaders } from "../../shared/auth/apiKeys";
+import { authorize } from "../../shared/auth/authorize";
 import { AppError } from "../../shared/core/errors";
 import type { PlanTable } from "../../shared/core/plans";
 import { stateOf } from "../requestState";
@@ -149,6 +150,6 @@ export function keyAdmission(authenticator: Authenticator, plans: PlanTable) {
     state.principal = principal;
     state.rate = rate;
     setRateLimitHeaders(headers, rate);
-    if (policy.feature) requireFeature(plans, principal, policy.feature);
+    await authorize({ plans, plan: principal.plan }, { feature: policy.feature });
   };
 }

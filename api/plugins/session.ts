@@ -1,5 +1,5 @@
-import { requireFeature } from "../../shared/auth/access";
 import { setRateLimitHeaders } from "../../shared/auth/apiKeys";
+import { authorize } from "../../shared/auth/authorize";
 import {
   createWebCharger,
   csrfMatches,
@@ -80,6 +80,6 @@ export function sessionAdmission(deps: Deps) {
     if (policy.uncounted) return;
     state.rate = await charge(state.principal);
     setRateLimitHeaders(headers, state.rate);
-    if (policy.feature) requireFeature(deps.plans, state.principal, policy.feature);
+    await authorize({ plans: deps.plans, plan: session.plan }, { feature: policy.feature });
   };
 }

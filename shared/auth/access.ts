@@ -4,7 +4,7 @@ import type { Principal } from "./keyCache";
 
 export type Feature = "health";
 
-/** The plan gate: REST routes and MCP tools call this same check. */
+/** The plan rule. Callers ask `authorize` (authorize.ts), which applies it after the scope. */
 export function requireFeature(plans: PlanTable, principal: Pick<Principal, "plan">, feature: Feature): void {
   if (!plans[principal.plan][feature]) {
     throw new AppError(

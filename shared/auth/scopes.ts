@@ -22,7 +22,8 @@ export function isScope(value: string): value is Scope {
 
 /**
  * The refusal for a caller without `scope`, or undefined when it may go on. A caller without a
- * scope list (an API key, a website session, a worker) holds every scope.
+ * scope list (an API key, a website session, a worker) holds every scope. Callers ask `authorize`
+ * (authorize.ts), which applies this rule first.
  */
 export function missingScope(ctx: Pick<Ctx, "scopes">, scope: Scope): string | undefined {
   if (!ctx.scopes || ctx.scopes.has(scope)) return undefined;

@@ -1,7 +1,6 @@
 import type { Static, TObject } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { requireFeature } from "../auth/access";
-import { missingScope } from "../auth/scopes";
+import { authorize, ScopeRefusal } from "../auth/authorize";
 import type { Ctx } from "../context/ctx";
 import { type AppError, isExposed } from "../core/errors";
 import type { AnyTool } from "./types";
@@ -22,20 +21,22 @@ export class ToolCrash extends Error {
 }
 
 /**
- * Checks the caller's OAuth scope (an MCP token's, or the one a chat turn it started carries),
- * validates the arguments, checks the plan gate (the same as REST), runs the tool.
+ * Authorizes the caller (shared/auth/authorize.ts) for the tool's scope, validates the arguments,
+ * authorizes the plan, runs the tool. Both adapters come through here, so an MCP token and a chat
+ * turn started with one keep to the same scopes. The scope is decided before the arguments are read
+ * (a token not granted it learns nothing about them); the plan after them.
  */
 export async function runTool(tool: AnyTool, ctx: Ctx, args: unknown): Promise<ToolResult> {
-  const refusal = missingScope(ctx, tool.scope);
-  if (refusal) return { failure: `${tool.name}: ${refusal}` };
-  if (!Value.Check(tool.input, args)) {
-    const problems = [...Value.Errors(tool.input, args)].slice(0, 10).map((e) => `${e.path || "/"}: ${e.message}`);
-    return { failure: `Invalid arguments for ${tool.name}: ${problems.join("; ")}` };
-  }
   try {
-    if (tool.feature) requireFeature(ctx.plans, ctx, tool.feature);
+    await authorize(ctx, { scope: tool.scope });
+    if (!Value.Check(tool.input, args)) {
+      const problems = [...Value.Errors(tool.input, args)].slice(0, 10).map((e) => `${e.path || "/"}: ${e.message}`);
+      return { failure: `Invalid arguments for ${tool.name}: ${problems.join("; ")}` };
+    }
+    await authorize(ctx, { feature: tool.feature });
     return { output: await tool.run(ctx, args as Static<TObject>) };
   } catch (error) {
+    if (error instanceof ScopeRefusal) return { failure: `${tool.name}: ${error.message}` };
     if (isExposed(error)) return { failure: failureMessage(error), kind: error.kind };
     ctx.log.error("tool failed", { requestId: ctx.requestId, tool: tool.name, error });
     throw new ToolCrash(tool.name);

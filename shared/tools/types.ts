@@ -14,12 +14,11 @@ export interface ToolDefinition<I extends TObject = TObject, O extends TObject =
   input: I;
   output: O;
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
-  /** A plan feature the caller needs (checked by the adapters through the same gate as REST). */
+  /** A plan feature the caller needs: `runTool` asks `authorize`, the check REST uses too. */
   feature?: Feature;
   /**
-   * The OAuth scope a token needs to call it (shared/auth/scopes.ts), checked by the MCP adapter
-   * before anything runs. The chat adapter does not check it: a chat turn acts for the account on a
-   * worker, with no token.
+   * The OAuth scope a token needs to call it (shared/auth/scopes.ts). `runTool` asks `authorize`
+   * before anything runs, for both adapters: a chat turn started with a token carries its scopes.
    */
   scope: Scope;
   run(ctx: Ctx, input: Static<I>): Promise<Static<O>> | Static<O>;
