@@ -1,5 +1,4 @@
-import { createRedis, type Redis, type RedisTarget } from "../shared/core/redis";
-import { searchCacheBytes, searchCacheEvents } from "../shared/core/serviceMetrics";
+import type { Cluster, Redis as RedisServer } from "ioredis";
 
 /**
  * Search answers kept in this process, exact about freshness. Every answer is stored under its
@@ -24,6 +23,32 @@ export interface SearchCacheSettings {
 }
 
 export type CacheOutcome = "hit" | "miss" | "bypass";
+/** What the cache reports to its owner's metrics: how each search was served, and each eviction. */
+export type CacheEvent = CacheOutcome | "eviction";
+
+/** A connection to one Redis server or a Redis Cluster. */
+export type Redis = RedisServer | Cluster;
+
+/**
+ * What the cache needs from the process: connections, key prefix, settings and metrics come in as
+ * arguments, so this layer depends on nothing of the service's own.
+ */
+export interface SearchCacheOptions {
+  /** Reads and writes the index versions; the process's fail-fast connection. */
+  redis: Redis;
+  /**
+   * Opens the connection announcements are heard on, once, at the first search. Not `redis`: a
+   * subscribed connection runs no other command.
+   */
+  subscriber: () => Redis;
+  /** The deployment's Redis key prefix. */
+  prefix: string;
+  settings: SearchCacheSettings;
+  /** Every search (hit, miss, bypass) and eviction, for the process's counters. */
+  onEvent?: (event: CacheEvent) => void;
+  /** The bytes of answers held, after each change. */
+  onBytes?: (bytes: number) => void;
+}
 
 interface Entry<V> {
   value: V;
@@ -44,7 +69,6 @@ export type Served<V> = V & { cache: CacheOutcome };
 const KEY_OVERHEAD_BYTES = 64;
 /** Keys the doorkeeper remembers before it starts over (a few MB of strings at most). */
 const DOORKEEPER_KEYS = 50_000;
-const bytesGauge = searchCacheBytes.labels();
 
 export function indexVersionKey(prefix: string, indexUid: string): string {
   // One tag for all indexes: the versions are read together (MGET).
@@ -69,7 +93,8 @@ export async function announceIndexChange(redis: Redis, prefix: string, indexUid
   await redis.publish(indexChangeChannel(prefix), `${indexUid} ${version}`);
 }
 
-export function createSearchCache(target: RedisTarget, redis: Redis, prefix: string, settings: SearchCacheSettings) {
+export function createSearchCache(options: SearchCacheOptions) {
+  const { redis, prefix, settings, onEvent = () => {}, onBytes = () => {} } = options;
   const entries = new Map<string, Entry<unknown>>();
   const pending = new Map<string, Promise<unknown>>();
   const indexes = new Map<string, IndexState>();
@@ -89,7 +114,7 @@ export function createSearchCache(target: RedisTarget, redis: Redis, prefix: str
   const clearIndex = (uid: string) => {
     const head = `${uid}\n`;
     for (const key of entries.keys()) if (key.startsWith(head)) drop(key);
-    bytesGauge.set(bytes);
+    onBytes(bytes);
   };
   const adopt = (state: IndexState, uid: string, version: string) => {
     if (state.version === version) return;
@@ -113,7 +138,7 @@ export function createSearchCache(target: RedisTarget, redis: Redis, prefix: str
     });
   };
   const start = () => {
-    subscriber = createRedis(target, "worker");
+    subscriber = options.subscriber();
     const channel = indexChangeChannel(prefix);
     void subscriber.subscribe(channel).catch(() => {});
     subscriber.on("message", (from: string, message: string) => {
@@ -154,9 +179,9 @@ export function createSearchCache(target: RedisTarget, redis: Redis, prefix: str
     while (bytes > settings.maxBytes) {
       const oldest = entries.keys().next().value as string;
       drop(oldest);
-      searchCacheEvents.labels("eviction").inc();
+      onEvent("eviction");
     }
-    bytesGauge.set(bytes);
+    onBytes(bytes);
   };
 
   return {
@@ -175,7 +200,7 @@ export function createSearchCache(target: RedisTarget, redis: Redis, prefix: str
       if (settings.maxBytes <= 0) return { ...(await compute()), cache: "bypass" };
       const version = usableVersion(uid);
       if (version === undefined) {
-        searchCacheEvents.labels("bypass").inc();
+        onEvent("bypass");
         return { ...(await compute()), cache: "bypass" };
       }
       const key = `${uid}\n${version}\n${query}`;
@@ -184,11 +209,11 @@ export function createSearchCache(target: RedisTarget, redis: Redis, prefix: str
         // Most recently used last: the Map's order is the eviction order.
         entries.delete(key);
         entries.set(key, entry);
-        searchCacheEvents.labels("hit").inc();
+        onEvent("hit");
         return { ...entry.value, cache: "hit" };
       }
       if (entry) drop(key);
-      searchCacheEvents.labels("miss").inc();
+      onEvent("miss");
       let running = pending.get(key) as Promise<V> | undefined;
       if (!running) {
         running = compute().then((value) => {

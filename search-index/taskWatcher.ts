@@ -95,3 +95,15 @@ export function finishedTask(meili: Meilisearch, taskUid: number, timeoutMs: num
   }
   return watcher.wait(taskUid, timeoutMs);
 }
+
+/** Throws unless the task succeeded: a write Meilisearch did not apply must fail its job, which retries. */
+export function requireSucceeded(task: Task): void {
+  if (task.status !== "succeeded") {
+    throw new Error(`Meilisearch task ${task.uid} ${task.status}: ${JSON.stringify(task.error)}`);
+  }
+}
+
+/** Resolves once Meilisearch has applied a write task (through the process's one poller); else throws. */
+export async function writeApplied(meili: Meilisearch, taskUid: number, timeoutMs: number): Promise<void> {
+  requireSucceeded(await finishedTask(meili, taskUid, timeoutMs));
+}

@@ -1,7 +1,6 @@
 import { Cluster } from "ioredis";
-import { createSearchCache, type SearchCache } from "../../search-index/answerCache";
-import { createMeili, type Meilisearch } from "../../search-index/client";
-import { meiliConnection } from "../../search-index/config";
+import type { SearchCache } from "../../search-index/answerCache";
+import type { Meilisearch } from "../../search-index/client";
 import { databaseUrl, type Env, redisTarget } from "../core/env";
 import { createLogger, type Logger } from "../core/log";
 import { PLANS, type PlanTable } from "../core/plans";
@@ -13,6 +12,7 @@ import { createTurnSubscriber, type TurnSubscriber } from "../events/turnEvents"
 import { closeQueues, createQueues, producerOf, type Queues } from "../jobs/queue";
 import { type ModelEntry, modelCatalog } from "../llm/models";
 import { type UploadConfig, uploadConfig } from "../storage/config";
+import { meiliFor, searchCacheFor } from "./searchIndex";
 
 /**
  * The long-lived clients a process holds, built once at boot and passed to services as arguments.
@@ -42,13 +42,12 @@ export interface Deps {
 }
 
 export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "log" | "models">> = {}): Deps {
-  const { url, apiKey } = meiliConnection(env);
   const redis = createRedis(redisTarget(env), "request");
   return {
     env,
     sql: createSql(databaseUrl(env)),
     redis,
-    meili: createMeili(url, apiKey),
+    meili: meiliFor(env),
     log: overrides.log ?? createLogger(env.LOG_LEVEL),
     plans: overrides.plans ?? PLANS,
     // BullMQ producers use a fail-fast connection: an enqueue during an outage errors (→ 503) instead
@@ -60,11 +59,7 @@ export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "lo
     turnSubscriber: createTurnSubscriber(redisTarget(env), env.REDIS_PREFIX),
     uploads: uploadConfig(env),
     models: overrides.models ?? modelCatalog(env),
-    searchCache: createSearchCache(redisTarget(env), redis, env.REDIS_PREFIX, {
-      maxBytes: env.SEARCH_CACHE_MAX_BYTES,
-      ttlMs: env.SEARCH_CACHE_TTL_MS,
-      freshForMs: env.SEARCH_CACHE_FRESH_MS,
-    }),
+    searchCache: searchCacheFor(env, redis),
   };
 }
 

@@ -1,5 +1,5 @@
-import type { Task } from "meilisearch";
 import { indexUid } from "../../search-index/indexes";
+import { requireSucceeded } from "../../search-index/taskWatcher";
 import { deleteConditions, upsertConditions } from "../conditions/repository";
 import { conditionKey, toConditionDocument } from "../conditions/search/document";
 import type { SystemCtx } from "../context/ctx";
@@ -21,15 +21,11 @@ export async function indexConditions(
   const index = ctx.meili.index(indexUid(ctx.env.MEILI_INDEX_PREFIX, "conditions"));
   const wait = { timeout: 120_000, interval: 50 };
   if (batch.terms.length > 0) {
-    succeeded(await index.addDocuments(batch.terms.map(toConditionDocument), { primaryKey: "pk" }).waitTask(wait));
+    requireSucceeded(
+      await index.addDocuments(batch.terms.map(toConditionDocument), { primaryKey: "pk" }).waitTask(wait),
+    );
   }
   if (batch.obsolete.length > 0)
-    succeeded(await index.deleteDocuments(batch.obsolete.map(conditionKey)).waitTask(wait));
+    requireSucceeded(await index.deleteDocuments(batch.obsolete.map(conditionKey)).waitTask(wait));
   return { terms: batch.terms.length, obsolete: batch.obsolete.length };
-}
-
-function succeeded(task: Task): void {
-  if (task.status !== "succeeded") {
-    throw new Error(`Meilisearch task ${task.uid} ${task.status}: ${JSON.stringify(task.error)}`);
-  }
 }

@@ -1,6 +1,6 @@
 import { announceIndexChange } from "../../search-index/answerCache";
 import { indexUid } from "../../search-index/indexes";
-import { finishedTask } from "../../search-index/taskWatcher";
+import { writeApplied } from "../../search-index/taskWatcher";
 import type { SystemCtx } from "../context/ctx";
 import type { JobPayload } from "../jobs/catalog";
 import { listPapersInRange, upsertPapers } from "../papers/repository";
@@ -55,10 +55,7 @@ async function sendToSearch(ctx: Pick<SystemCtx, "meili" | "env">, papers: Paper
  */
 export async function searchApplied(ctx: IndexCtx, write: SearchWrite): Promise<{ papers: number }> {
   if (write.papers === 0) return { papers: 0 };
-  const task = await finishedTask(ctx.meili, write.taskUid, SEARCH_WRITE_TIMEOUT_MS);
-  if (task.status !== "succeeded") {
-    throw new Error(`Meilisearch task ${task.uid} ${task.status}: ${JSON.stringify(task.error)}`);
-  }
+  await writeApplied(ctx.meili, write.taskUid, SEARCH_WRITE_TIMEOUT_MS);
   await announceIndexChange(ctx.redis, ctx.env.REDIS_PREFIX, indexUid(ctx.env.MEILI_INDEX_PREFIX, "papers"));
   return { papers: write.papers };
 }

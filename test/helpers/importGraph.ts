@@ -45,6 +45,24 @@ export function importEdges(root: string, tops: readonly string[]): ImportEdge[]
   return edges;
 }
 
+/** The same imports between top folders (`api`, `shared`, `search-index`, …): the README layout's graph. */
+export function topLevelEdges(edges: readonly ImportEdge[]): ImportEdge[] {
+  const topOf = (path: string) => path.split("/")[0] as string;
+  return edges
+    .map((edge) => ({ ...edge, from: topOf(edge.file), to: topOf(edge.target) }))
+    .filter((edge) => edge.from !== edge.to);
+}
+
+/**
+ * Imports from the files of top folder `top` to any other project file, as `file → target` lines.
+ * An npm package is not a relative import, so it is never listed.
+ */
+export function importsLeaving(edges: readonly ImportEdge[], top: string): string[] {
+  return topLevelEdges(edges)
+    .filter((edge) => edge.from === top)
+    .map((edge) => `${top} → ${nodeOf(edge.target)}: ${edge.file} → ${edge.target}`);
+}
+
 /** The file a specifier names: as written, or with `.ts` or `/index.ts` added. */
 function resolveFile(root: string, path: string): string {
   for (const candidate of [path, `${path}.ts`, `${path}/index.ts`]) {

@@ -98,7 +98,12 @@ describe("the cache itself", () => {
 
   /** A cache of its own on a fresh index name, once it has confirmed the version; closed after. */
   async function withCache(run: (cache: Cache, uid: string) => Promise<void>, redis = deps.redis) {
-    const cache = createSearchCache(redisTarget(deps.env), redis, deps.env.REDIS_PREFIX, settings);
+    const cache = createSearchCache({
+      redis,
+      subscriber: () => createRedis(redisTarget(deps.env), "worker"),
+      prefix: deps.env.REDIS_PREFIX,
+      settings,
+    });
     const uid = `cache-${crypto.randomUUID()}`;
     try {
       await waitFor("confirmed", async () => {

@@ -2,18 +2,28 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Glob } from "bun";
-import { folderCycles, type ImportEdge, importEdges, nodeOf, upwardImports } from "../helpers/importGraph";
+import {
+  folderCycles,
+  type ImportEdge,
+  importEdges,
+  importsLeaving,
+  nodeOf,
+  topLevelEdges,
+  upwardImports,
+} from "../helpers/importGraph";
 
 const ROOT = join(import.meta.dir, "../..");
 const SERVICE = ["api", "workers", "shared", "search-index", "scripts"] as const;
 
 /**
  * The layers of shared/, from the bottom. A folder imports its own layer or lower ones, and no two
- * folders import each other (the cycle check). api/, workers/ and scripts/ sit on top.
+ * folders import each other (the cycle check). search-index/ lies under all of shared/ (it imports
+ * only npm packages); api/, workers/ and scripts/ sit on top.
  */
 const LAYERS = [
+  ["search-index"],
   ["shared/core", "shared/data"],
-  ["shared/db", "search-index", "shared/storage", "shared/llm", "shared/records"],
+  ["shared/db", "shared/storage", "shared/llm", "shared/records"],
   ["shared/jobs"],
   ["shared/events", "shared/ratelimit"],
   ["shared/context"],
@@ -41,6 +51,14 @@ const edges = importEdges(ROOT, SERVICE);
 describe("import direction", () => {
   test("no two folders import each other, directly or through others", () => {
     expect(folderCycles(edges)).toEqual([]);
+  });
+
+  test("no two top folders (api, workers, shared, search-index, scripts) import each other", () => {
+    expect(folderCycles(topLevelEdges(edges))).toEqual([]);
+  });
+
+  test("search-index/ imports only npm packages: its settings, Redis and metrics come in as arguments", () => {
+    expect(importsLeaving(edges, "search-index")).toEqual([]);
   });
 
   test("nothing in shared/ imports a higher layer", () => {
@@ -93,6 +111,18 @@ describe("import direction", () => {
     ]);
     expect(upwardImports(planted, LAYERS)).toEqual([
       "shared/core → shared/papers: shared/core/log.ts → shared/papers/verbs.ts",
+    ]);
+  });
+
+  test("the checker finds search-index/ importing shared/ and the two top folders importing each other", () => {
+    const planted = importEdges(join(import.meta.dir, "../fixtures/imports"), ["shared", "search-index"]);
+    const leak = "search-index/answerCache.ts → shared/core/log.ts";
+    expect(importsLeaving(planted, "search-index")).toEqual([`search-index → shared/core: ${leak}`]);
+    expect(folderCycles(topLevelEdges(planted))).toEqual([
+      [
+        "shared ↔ search-index: shared/papers/search.ts → search-index/answerCache.ts",
+        `search-index ↔ shared: ${leak}`,
+      ],
     ]);
   });
 
