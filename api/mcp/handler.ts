@@ -16,14 +16,14 @@ import { buildServer } from "./server";
  * and our 2025 clients get a plain JSON body (smaller, and what they have always had). They go to a
  * stateless transport with JSON responses, over a server built from the same factory.
  */
-const modern = createMcpHandler(({ authInfo }) => buildServer(callerOf(authInfo), "modern"), {
+const modern = createMcpHandler(({ authInfo }) => buildServer(admittedCaller(authInfo), "modern"), {
   legacy: "reject",
   // JSON unless a handler sends a message first (a log line the request asked for): then SSE.
   responseMode: "auto",
 });
 
 /** The SDK hands `authInfo` through to the factory untouched: it carries the admitted caller. */
-function callerOf(authInfo: AuthInfo | undefined): Ctx {
+function admittedCaller(authInfo: AuthInfo | undefined): Ctx {
   const ctx = authInfo?.extra?.ctx as Ctx | undefined;
   if (!ctx) throw new Error("MCP request without an admitted caller");
   return ctx;
