@@ -30,8 +30,8 @@ deps.log.info("api listening", { url: publicUrl({ ...env, PORT: app.server?.port
 // resets a request already in transit on one; so first answer a while with `Connection: close`.
 exitGracefully("api", deps, async () => {
   draining = true;
-  closeTurnStreams();
+  closeTurnStreams(deps);
   await Bun.sleep(env.SHUTDOWN_DRAIN_MS);
-  closeTurnStreams(); // any opened during the drain
+  closeTurnStreams(deps); // any opened during the drain
   await app.stop();
 });

@@ -1,6 +1,6 @@
-import type { TurnFeed } from "../../shared/chat/turn/follow";
 import type { Deps } from "../../shared/context/deps";
 import { chatStreamsActive } from "../../shared/core/serviceMetrics";
+import type { TurnFeed } from "../../shared/events/turnFeed";
 
 const encoder = new TextEncoder();
 const activeStreams = chatStreamsActive.labels();
@@ -16,20 +16,19 @@ const UI_STREAM_HEADERS = {
   "x-accel-buffering": "no",
 };
 
-/** Closers of the streams this process is relaying, for `closeTurnStreams`. */
-const relaying = new Set<() => void>();
-
 /**
  * On shutdown: ends every relayed stream now, without `[DONE]` (the turn is not over), so the
  * server can stop (an open stream would hold it until the hard exit) and each client resumes on
  * another API process with Last-Event-ID. The turns themselves run on in the workers.
  */
-export function closeTurnStreams(): void {
-  for (const close of relaying) close();
+export function closeTurnStreams(deps: Pick<Deps, "turnRelays">): void {
+  for (const close of deps.turnRelays) close();
 }
 
+type RelayDeps = Pick<Deps, "env" | "log" | "turnRelays">;
+
 /** A followed turn as the SSE response of the UI message stream protocol, with X-Chat-Id. */
-export function turnResponse(deps: Pick<Deps, "env" | "log">, turn: { chatId: string; feed: TurnFeed }): Response {
+export function turnResponse(deps: RelayDeps, turn: { chatId: string; feed: TurnFeed }): Response {
   return new Response(turnEventStream(deps, turn.feed), {
     headers: { ...UI_STREAM_HEADERS, "x-chat-id": turn.chatId },
   });
@@ -38,7 +37,11 @@ export function turnResponse(deps: Pick<Deps, "env" | "log">, turn: { chatId: st
 /** One relayed stream: where it writes, what waits to be written, and how it ends. */
 interface Relay {
   controller: ReadableStreamDefaultController<Uint8Array>;
-  aborter: AbortController;
+  feed: TurnFeed;
+  /** The client went away, or the process is shutting down: no `[DONE]`. */
+  stopped: boolean;
+  /** Where the relay is registered for shutdown (Deps.turnRelays). */
+  relays: Set<() => void>;
   /** Text written since the last flush, sent as one chunk. */
   pending: string;
   flush: () => void;
@@ -58,25 +61,28 @@ const INTERRUPTED = `data: ${JSON.stringify({ type: "error", errorText: "The str
  * `: keep-alive` comments while nothing happens, `data: [DONE]` at the end. Disconnecting stops
  * the relay, not the turn.
  */
-function turnEventStream(deps: Pick<Deps, "env" | "log">, feed: TurnFeed): ReadableStream<Uint8Array> {
+function turnEventStream(deps: RelayDeps, feed: TurnFeed): ReadableStream<Uint8Array> {
   let relay: Relay | undefined;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      relay = openRelay(controller, deps.env.CHAT_KEEPALIVE_MS);
-      relayFeed(deps, feed, relay);
+      relay = openRelay(deps, controller, feed);
+      void relayFeed(deps, relay);
     },
     cancel() {
       if (!relay) return;
       stopRelay(relay);
-      relay.aborter.abort();
+      relay.stopped = true;
+      void feed.close();
     },
   });
 }
 
-function openRelay(controller: ReadableStreamDefaultController<Uint8Array>, keepAliveMs: number): Relay {
+function openRelay(deps: RelayDeps, controller: ReadableStreamDefaultController<Uint8Array>, feed: TurnFeed): Relay {
   const relay: Relay = {
     controller,
-    aborter: new AbortController(),
+    feed,
+    stopped: false,
+    relays: deps.turnRelays,
     pending: "",
     flush: () => flush(relay),
     close: () => closeNow(relay),
@@ -85,8 +91,8 @@ function openRelay(controller: ReadableStreamDefaultController<Uint8Array>, keep
     ended: false,
   };
   activeStreams.inc();
-  relay.keepAlive = setInterval(() => write(relay, ": keep-alive\n\n"), keepAliveMs);
-  relaying.add(relay.close);
+  relay.keepAlive = setInterval(() => write(relay, ": keep-alive\n\n"), deps.env.CHAT_KEEPALIVE_MS);
+  relay.relays.add(relay.close);
   // Bun sends the response headers with the first body bytes: without this comment, a client
   // re-attaching to a turn that is waiting on a tool gets no headers until the first keep-alive.
   // Enqueued at once (not batched with later writes), so the headers leave with the Response.
@@ -95,53 +101,54 @@ function openRelay(controller: ReadableStreamDefaultController<Uint8Array>, keep
 }
 
 /** Writes each chunk of the turn as it comes; `[DONE]` once the turn has ended. */
-function relayFeed(deps: Pick<Deps, "log">, feed: TurnFeed, relay: Relay): void {
-  void feed
-    .follow((event) => {
+async function relayFeed(deps: Pick<Deps, "log">, relay: Relay): Promise<void> {
+  try {
+    for await (const event of relay.feed) {
       if ("chunk" in event) write(relay, `id: ${event.seq}\ndata: ${JSON.stringify(event.chunk)}\n\n`);
-    }, relay.aborter.signal)
-    .catch((error) => {
-      deps.log.error("chat stream relay failed", { turnId: feed.turnId, error });
-      write(relay, INTERRUPTED);
-    })
-    .finally(() => {
-      stopRelay(relay);
-      if (relay.aborter.signal.aborted) return;
-      write(relay, "data: [DONE]\n\n");
-      flush(relay);
-      relay.ended = true;
-      relay.controller.close();
-    });
+    }
+  } catch (error) {
+    deps.log.error("chat stream relay failed", { turnId: relay.feed.turnId, error });
+    write(relay, INTERRUPTED);
+  }
+  stopRelay(relay);
+  if (relay.stopped) return;
+  write(relay, "data: [DONE]\n\n");
+  flush(relay);
+  relay.ended = true;
+  relay.controller.close();
 }
 
 /**
  * Events that arrive together (a worker sends a burst of chunks as one pipeline, and Redis delivers
  * them in one read) go out as one write: a write per chunk holds the later chunks of each burst
- * back when many streams are open.
+ * back when many streams are open. The flush waits for the next event-loop turn, not a microtask:
+ * `for await` hands the burst over one event per microtask round, so a microtask flush would
+ * write each event alone.
  */
 function write(relay: Relay, text: string): void {
-  if (relay.ended || relay.aborter.signal.aborted) return;
-  if (!relay.pending) queueMicrotask(relay.flush);
+  if (relay.ended || relay.stopped) return;
+  if (!relay.pending) setImmediate(relay.flush);
   relay.pending += text;
 }
 
 function flush(relay: Relay): void {
   const text = relay.pending;
   relay.pending = "";
-  if (text && !relay.ended && !relay.aborter.signal.aborted) relay.controller.enqueue(encoder.encode(text));
+  if (text && !relay.ended && !relay.stopped) relay.controller.enqueue(encoder.encode(text));
 }
 
 function closeNow(relay: Relay): void {
-  if (relay.ended || relay.aborter.signal.aborted) return;
+  if (relay.ended || relay.stopped) return;
   flush(relay);
-  relay.aborter.abort();
+  relay.stopped = true;
   relay.ended = true;
   relay.controller.close();
+  void relay.feed.close();
 }
 
 /** The relay's first end: no longer closed on shutdown, kept alive or counted. */
 function stopRelay(relay: Relay): void {
-  relaying.delete(relay.close);
+  relay.relays.delete(relay.close);
   clearInterval(relay.keepAlive);
   if (relay.counted) activeStreams.dec();
   relay.counted = false;

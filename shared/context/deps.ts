@@ -3,12 +3,13 @@ import type { SearchCache } from "../../search-index/answerCache";
 import type { Meilisearch } from "../../search-index/client";
 import { databaseUrl, type Env, redisTarget } from "../core/env";
 import { createLogger, type Logger } from "../core/log";
+import { createStartPacer, type StartPacer } from "../core/pacing";
 import { PLANS, type PlanTable } from "../core/plans";
 import { createRedis, duplicateRedis, type Redis } from "../core/redis";
 import { createSql, type Sql } from "../db/sql";
 import { type AuthEvents, createAuthEvents } from "../events/authEvents";
 import { createJobEvents, type JobEvents } from "../events/jobEvents";
-import { createTurnSubscriber, type TurnSubscriber } from "../events/turnEvents";
+import { createTurnSubscriber, type TurnSubscriber } from "../events/turnFeed";
 import { closeQueues, createQueues, producerOf, type Queues } from "../jobs/queue";
 import { type ModelEntry, modelCatalog } from "../llm/models";
 import { type UploadConfig, uploadConfig } from "../storage/config";
@@ -33,6 +34,10 @@ export interface Deps {
   jobEvents: JobEvents;
   /** Live chat-turn events for SSE clients (one shared subscriber connection per process). */
   turnSubscriber: TurnSubscriber;
+  /** New chat turns start a few per event-loop turn, across every surface (core/pacing.ts). */
+  turnStarts: StartPacer;
+  /** Closers of the chat streams this process relays (api/sse/turnStream.ts), ended at shutdown. */
+  turnRelays: Set<() => void>;
   /** Where uploads are stored and how their URLs are signed. */
   uploads: UploadConfig;
   /** The health models this deployment runs (`models` here so tests can add entries). */
@@ -57,6 +62,8 @@ export function createDeps(env: Env, overrides: Partial<Pick<Deps, "plans" | "lo
     authEvents: createAuthEvents(redisTarget(env), env.REDIS_PREFIX, redis),
     jobEvents: createJobEvents(redisTarget(env), env.REDIS_PREFIX),
     turnSubscriber: createTurnSubscriber(redisTarget(env), env.REDIS_PREFIX),
+    turnStarts: createStartPacer(),
+    turnRelays: new Set(),
     uploads: uploadConfig(env),
     models: overrides.models ?? modelCatalog(env),
     searchCache: searchCacheFor(env, redis),

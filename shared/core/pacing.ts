@@ -7,36 +7,40 @@
  */
 export const TURN_STARTS_PER_LOOP_TURN = 4;
 
-let started = 0;
-let scheduled = false;
-const waiting: (() => void)[] = [];
-
-function schedule(): void {
-  if (scheduled) return;
-  scheduled = true;
-  setImmediate(nextLoopTurn);
+/** Lets at most `perLoopTurn` starts through per event-loop turn, first come first served. */
+export interface StartPacer {
+  /** Undefined when this start may go now; otherwise a promise that resolves in a later event-loop turn. */
+  slot(): Promise<void> | undefined;
 }
 
-function nextLoopTurn(): void {
-  scheduled = false;
-  started = 0;
-  while (started < TURN_STARTS_PER_LOOP_TURN && waiting.length > 0) {
-    started += 1;
-    (waiting.shift() as () => void)();
+/** One per process (`Deps.turnStarts`): the limit holds across every surface that starts turns. */
+export function createStartPacer(perLoopTurn = TURN_STARTS_PER_LOOP_TURN): StartPacer {
+  let started = 0;
+  let scheduled = false;
+  const waiting: (() => void)[] = [];
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(nextLoopTurn);
+  };
+  function nextLoopTurn(): void {
+    scheduled = false;
+    started = 0;
+    while (started < perLoopTurn && waiting.length > 0) {
+      started += 1;
+      (waiting.shift() as () => void)();
+    }
+    // Keep counting while starts go: the next ones must not all go at once either.
+    if (started > 0) schedule();
   }
-  // Keep counting while turns start: the next ones must not all go at once either.
-  if (started > 0) schedule();
-}
-
-/**
- * Undefined when this turn may start now; otherwise a promise that resolves in a later event-loop
- * turn, first come first served.
- */
-export function turnStartSlot(): Promise<void> | undefined {
-  schedule();
-  if (started < TURN_STARTS_PER_LOOP_TURN && waiting.length === 0) {
-    started += 1;
-    return undefined;
-  }
-  return new Promise<void>((resolve) => waiting.push(resolve));
+  return {
+    slot() {
+      schedule();
+      if (started < perLoopTurn && waiting.length === 0) {
+        started += 1;
+        return undefined;
+      }
+      return new Promise<void>((resolve) => waiting.push(resolve));
+    },
+  };
 }

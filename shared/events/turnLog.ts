@@ -1,11 +1,12 @@
 import type { UIMessageChunk } from "ai";
-import { createRedis, type Redis, type RedisTarget, redisKeys } from "../core/redis";
+import { type Redis, redisKeys } from "../core/redis";
 
 /**
  * Events of one chat turn, numbered from 1. The worker publishes each on the turn's pub/sub
  * channel for live delivery and appends it to a capped, expiring Redis stream, so a client that
  * subscribes late or reconnects with Last-Event-ID replays what it missed and then goes live.
- * The last event is `end`.
+ * The last event is `end`. This file is the writing side (the worker) and the log's reads;
+ * turnFeed.ts follows a turn.
  */
 export type TurnEvent = { seq: number; chunk: UIMessageChunk } | { seq: number; end: "ok" | "error" };
 
@@ -78,82 +79,4 @@ export async function replayTurn(redis: Redis, prefix: string, turnId: string, a
   return entries
     .map(([, fields]) => JSON.parse(fields[1] as string) as TurnEvent)
     .filter((event) => event.seq > afterSeq);
-}
-
-/**
- * One subscriber connection per API process, shared by every SSE client: channels are subscribed
- * while at least one listener needs them (a connection per client would cost a Redis connection
- * per open stream).
- */
-export interface TurnSubscriber {
-  listen(turnId: string, onEvent: (event: TurnEvent) => void): Promise<() => Promise<void>>;
-  close(): Promise<void>;
-}
-
-type Listener = (event: TurnEvent) => void;
-
-interface Subscriptions {
-  target: RedisTarget;
-  /** Opened with the first listener. */
-  connection: Redis | undefined;
-  listeners: Map<string, Set<Listener>>;
-  /** Resolves once Redis confirmed the channel's subscription (listeners arriving meanwhile wait too). */
-  subscribed: Map<string, Promise<unknown>>;
-}
-
-export function createTurnSubscriber(target: RedisTarget, prefix: string): TurnSubscriber {
-  const keys = redisKeys(prefix);
-  const subs: Subscriptions = { target, connection: undefined, listeners: new Map(), subscribed: new Map() };
-  return {
-    listen: async (turnId, onEvent) => listen(subs, keys.turnChannel(turnId), onEvent),
-    async close() {
-      subs.listeners.clear();
-      subs.subscribed.clear();
-      subs.connection?.disconnect();
-      subs.connection = undefined;
-    },
-  };
-}
-
-/** Adds a listener, subscribing to the channel if it is the first; resolves once subscribed. */
-async function listen(subs: Subscriptions, channel: string, onEvent: Listener): Promise<() => Promise<void>> {
-  let set = subs.listeners.get(channel);
-  if (!set) {
-    set = new Set();
-    subs.listeners.set(channel, set);
-    subs.subscribed.set(channel, connect(subs).ssubscribe(channel));
-  }
-  set.add(onEvent);
-  try {
-    await subs.subscribed.get(channel);
-  } catch (error) {
-    // Not kept: the next listener (a client reconnecting) subscribes afresh.
-    await unlisten(subs, channel, onEvent);
-    throw error;
-  }
-  return () => unlisten(subs, channel, onEvent);
-}
-
-/** Removes a listener, unsubscribing from the channel when it was the last. */
-async function unlisten(subs: Subscriptions, channel: string, onEvent: Listener): Promise<void> {
-  const current = subs.listeners.get(channel);
-  current?.delete(onEvent);
-  if (current && current.size === 0) {
-    subs.listeners.delete(channel);
-    subs.subscribed.delete(channel);
-    await subs.connection?.sunsubscribe(channel).catch(() => {});
-  }
-}
-
-function connect(subs: Subscriptions): Redis {
-  if (subs.connection) return subs.connection;
-  const connection = createRedis(subs.target, "worker");
-  connection.on("smessage", (channel: string, message: string) => {
-    const set = subs.listeners.get(channel);
-    if (!set) return;
-    const event = JSON.parse(message) as TurnEvent;
-    for (const listener of set) listener(event);
-  });
-  subs.connection = connection;
-  return connection;
 }

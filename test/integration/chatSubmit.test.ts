@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { UIMessageChunk } from "ai";
-import { followTurn, openTurnFeed } from "../../shared/chat/turn/follow";
 import { prepareTurn } from "../../shared/chat/turn/prepare";
 import { tellStored } from "../../shared/chat/turn/stored";
 import { submitTurn } from "../../shared/chat/turn/submit";
@@ -13,6 +12,7 @@ import {
   listMessages,
 } from "../../shared/conversations/repository";
 import { redisKeys } from "../../shared/core/redis";
+import { followToEnd, openTurnFeed } from "../../shared/events/turnFeed";
 import { enqueue } from "../../shared/jobs/queue";
 import { startWorkers, type Workers } from "../../workers/runner";
 import { createTestAccount } from "../helpers/http";
@@ -43,7 +43,7 @@ async function follow(turnId: string, start?: () => Promise<void>) {
   const chunks: UIMessageChunk[] = [];
   const feed = openTurnFeed(deps, turnId, 0);
   await start?.();
-  const result = await feed.follow((event) => {
+  const result = await followToEnd(feed, (event) => {
     if ("chunk" in event) chunks.push(event.chunk);
   });
   return { result, chunks };
@@ -55,11 +55,8 @@ describe("a chat turn queued while its message is being stored", () => {
     const { turn } = prepared;
     let sawStart: () => void = () => {};
     const started = new Promise<void>((resolve) => (sawStart = resolve));
-    const followed = followTurn(deps, turn.turnId, {
-      afterSeq: 0,
-      onEvent: (event) => {
-        if ("chunk" in event && event.chunk.type === "start") sawStart();
-      },
+    const followed = followToEnd(openTurnFeed(deps, turn.turnId, 0), (event) => {
+      if ("chunk" in event && event.chunk.type === "start") sawStart();
     });
     // Queued first; the message is stored only once the worker has started (and read nothing).
     await enqueue(deps.queues, "chat.turn", turn, { jobId: `turn-${turn.turnId}` });

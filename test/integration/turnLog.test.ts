@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { waitFor } from "../../scripts/lib/processes";
-import { followTurn, openTurnFeed, QUIET_CATCH_UP_MS } from "../../shared/chat/turn/follow";
 import { redisKeys } from "../../shared/core/redis";
-import { LOG_TTL_AFTER_END_SECONDS, replayTurn, turnPublisher } from "../../shared/events/turnEvents";
+import { followToEnd, openTurnFeed, QUIET_CATCH_UP_MS } from "../../shared/events/turnFeed";
+import { LOG_TTL_AFTER_END_SECONDS, replayTurn, turnPublisher } from "../../shared/events/turnLog";
 import { testDeps } from "../helpers/infra";
 
 describe("a chat turn's Redis log", () => {
@@ -40,7 +40,7 @@ describe("a chat turn's Redis log", () => {
       await publisher.publish(text("c"));
       await publisher.publish({ end: "ok" });
     }, 20);
-    const result = await feed.follow((event) => seen.push(event.seq));
+    const result = await followToEnd(feed, (event) => seen.push(event.seq));
     expect(result).toBe("ok");
     expect(seen).toEqual([1, 2, 3, 4, 5]);
   });
@@ -50,7 +50,7 @@ describe("a chat turn's Redis log", () => {
     const turnId = Bun.randomUUIDv7();
     const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turnId);
     const seen: number[] = [];
-    const done = followTurn(deps, turnId, { afterSeq: 0, onEvent: (event) => seen.push(event.seq) });
+    const done = followToEnd(openTurnFeed(deps, turnId, 0), (event) => seen.push(event.seq));
     await Bun.sleep(50);
     // As the offline model does: a whole answer in one task, nothing awaited in between.
     const sends = [publisher.publish({ chunk: { type: "start" } })];
@@ -70,11 +70,8 @@ describe("a chat turn's Redis log", () => {
     const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turnId);
     let delivered: () => void = () => {};
     const firstDelivered = new Promise<void>((resolve) => (delivered = resolve));
-    const following = followTurn(deps, turnId, {
-      afterSeq: 0,
-      onEvent: (event) => {
-        if (event.seq === 1) delivered();
-      },
+    const following = followToEnd(openTurnFeed(deps, turnId, 0), (event) => {
+      if (event.seq === 1) delivered();
     });
     // Like a new turn whose job is picked up before the API's own writes return: this work ends
     // only after the turn's first chunk reached the follower.
@@ -96,7 +93,7 @@ describe("a chat turn's Redis log", () => {
       await deps.redis.spublish(keys.turnChannel(turnId), JSON.stringify({ seq, ...event }));
     };
     const seen: number[] = [];
-    const following = openTurnFeed(deps, turnId, 0).follow((event) => seen.push(event.seq));
+    const following = followToEnd(openTurnFeed(deps, turnId, 0), (event) => seen.push(event.seq));
     // Live before anything is sent, so the events come through the channel and the gap is a real one.
     await waitFor("subscribed", async () => {
       const [, count] = (await deps.redis.call("PUBSUB", "SHARDNUMSUB", keys.turnChannel(turnId))) as [string, number];
@@ -116,7 +113,7 @@ describe("a chat turn's Redis log", () => {
     const turnId = Bun.randomUUIDv7();
     const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turnId);
     const seen: number[] = [];
-    const following = openTurnFeed(deps, turnId, 0).follow((event) => seen.push(event.seq));
+    const following = followToEnd(openTurnFeed(deps, turnId, 0), (event) => seen.push(event.seq));
     await publisher.publish({ chunk: { type: "start" } });
     await deps.redis.xadd(
       redisKeys(deps.env.REDIS_PREFIX).turnLog(turnId),

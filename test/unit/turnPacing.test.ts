@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { TURN_STARTS_PER_LOOP_TURN, turnStartSlot } from "../../shared/chat/turn/pacing";
+import { createStartPacer, TURN_STARTS_PER_LOOP_TURN } from "../../shared/core/pacing";
 
 /** Counts event-loop turns: a macrotask chain that ticks once per turn while `running`. */
 function loopTurnCounter() {
@@ -15,11 +15,12 @@ function loopTurnCounter() {
 
 describe("turn start pacing", () => {
   test("a burst starts a few per event-loop turn, first come first served, and every turn starts", async () => {
+    const pacer = createStartPacer();
     const burst = TURN_STARTS_PER_LOOP_TURN * 5 + 2;
     const counter = loopTurnCounter();
     const startedAt: { index: number; turn: number }[] = [];
     const slots = Array.from({ length: burst }, (_, index) => {
-      const slot = turnStartSlot();
+      const slot = pacer.slot();
       if (!slot) {
         startedAt.push({ index, turn: counter.turn });
         return Promise.resolve();
@@ -40,9 +41,12 @@ describe("turn start pacing", () => {
   });
 
   test("a lone turn starts at once, also right after a burst has drained", async () => {
-    expect(turnStartSlot()).toBeUndefined();
+    const pacer = createStartPacer();
+    for (let i = 0; i < TURN_STARTS_PER_LOOP_TURN * 3; i++) void pacer.slot();
     await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(turnStartSlot()).toBeUndefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(pacer.slot()).toBeUndefined();
+    expect(createStartPacer().slot()).toBeUndefined();
   });
 });

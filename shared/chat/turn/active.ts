@@ -3,8 +3,8 @@ import type { Deps } from "../../context/deps";
 import { ownedChat } from "../../conversations/verbs";
 import { redisKeys } from "../../core/redis";
 import { unavailable } from "../../core/unavailable";
+import { openTurnFeed, type TurnFeed } from "../../events/turnFeed";
 import type { ChatTurn } from "../../jobs/payloads/chatTurn";
-import { openTurnFeed, type TurnFeed } from "./follow";
 
 /** Outlives any turn, so a worker that died without clearing the mark does not leave it forever. */
 const ACTIVE_TTL_SECONDS = 3600;

@@ -4,7 +4,7 @@ import { type Caller, contextFor } from "../../context/ctx";
 import type { Deps } from "../../context/deps";
 import { findReplyToTurn, insertAssistantMessage, listMessages, touchChat } from "../../conversations/repository";
 import type { StoredUIMessage, Usage } from "../../conversations/schemas";
-import { latestLoggedSeq, turnPublisher } from "../../events/turnEvents";
+import { latestLoggedSeq, turnPublisher } from "../../events/turnLog";
 import { getProfile } from "../../health/profile";
 import type { Profile } from "../../health/schemas";
 import type { ChatTurn } from "../../jobs/payloads/chatTurn";

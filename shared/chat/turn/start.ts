@@ -1,7 +1,6 @@
 import type { Ctx } from "../../context/ctx";
 import type { ChatReply, ChatRequest } from "../../conversations/schemas";
-import { openTurnFeed, type TurnFeed } from "./follow";
-import { turnStartSlot } from "./pacing";
+import { followToEnd, openTurnFeed, type TurnFeed } from "../../events/turnFeed";
 import { prepareTurn } from "./prepare";
 import { replyOf } from "./reply";
 import { submitTurn } from "./submit";
@@ -22,7 +21,7 @@ export interface StartedTurn {
  */
 export async function startTurn(ctx: Ctx, input: ChatRequest): Promise<StartedTurn> {
   // A burst of new turns starts a few per event-loop turn, on every surface.
-  const slot = turnStartSlot();
+  const slot = ctx.turnStarts.slot();
   if (slot) await slot;
   const prepared = await prepareTurn(ctx, input);
   const { turn } = prepared;
@@ -39,7 +38,7 @@ export async function startTurn(ctx: Ctx, input: ChatRequest): Promise<StartedTu
     chatId: turn.chatId,
     feed,
     async reply() {
-      await feed.follow(() => {});
+      await followToEnd(feed);
       return replyOf(ctx, turn);
     },
   };
