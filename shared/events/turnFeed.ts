@@ -3,7 +3,11 @@ import type { Env } from "../core/env";
 import { createRedis, type Redis, type RedisTarget, redisKeys } from "../core/redis";
 import { latestLoggedSeq, replayTurn, type TurnEvent } from "./turnLog";
 
-type FeedDeps = { redis: Redis; env: Pick<Env, "REDIS_PREFIX" | "CHAT_TURN_TIMEOUT_MS">; turnSubscriber: TurnSubscriber };
+type FeedDeps = {
+  redis: Redis;
+  env: Pick<Env, "REDIS_PREFIX" | "CHAT_TURN_TIMEOUT_MS">;
+  turnSubscriber: TurnSubscriber;
+};
 
 /**
  * One turn's events after a sequence number, read with `for await`: each event once, in `seq`
@@ -29,10 +33,7 @@ export interface TurnFeed extends AsyncIterable<TurnEvent> {
 /** How following a turn ended: the turn's own `end`, or the reader stopped first. */
 export type TurnEnd = "ok" | "error" | "aborted";
 
-/**
- * A feed that heard nothing for this long reads the log after its last event: without it a lost
- * `end` would hold the client until CHAT_TURN_TIMEOUT_MS.
- */
+/** A feed quiet this long reads the log after its last event, so a lost `end` does not wait for the timeout. */
 export const QUIET_CATCH_UP_MS = 1000;
 
 /** Follows a feed to its end, for a reader that wants only the outcome (the JSON reply, tests). */
@@ -138,8 +139,12 @@ class Feed {
   private accept(event: TurnEvent): void {
     this.heardAt = Date.now();
     if (this.closed) return;
-    if (!this.live) return this.hold(event);
-    if ("end" in event && event.seq <= this.last) return this.deliver(event);
+    if (!this.live || ("end" in event && event.seq <= this.last)) {
+      // Held until the first replay is in; an `end` is passed on whatever its number.
+      if (this.live) this.deliver(event);
+      else this.hold(event);
+      return;
+    }
     if (event.seq <= this.last) return;
     if (event.seq > this.last + 1) {
       this.early.set(event.seq, event);
