@@ -12,7 +12,6 @@
  *   bun run admin accounts:set-password --account <id>   (a generated website password, printed once)
  */
 import { parseArgs } from "node:util";
-import { findAccountById } from "../shared/auth/accountRepository";
 import * as accounts from "../shared/auth/accounts";
 import { generatePassword, setPassword } from "../shared/auth/webAuth";
 import { databaseUrl, loadEnv, redisTarget } from "../shared/core/env";
@@ -92,7 +91,7 @@ function run(ctx: accounts.AdminCtx, command: string | undefined, values: Record
  * printed once; the account's sessions end.
  */
 async function setWebsitePassword(ctx: accounts.AdminCtx, accountId: string) {
-  const known = /^[0-9a-f-]{36}$/i.test(accountId) && (await findAccountById(ctx.sql, accountId));
+  const known = /^[0-9a-f-]{36}$/i.test(accountId) && (await accounts.findAccount(ctx, accountId));
   if (!known) throw new AppError("NOT_FOUND", `Unknown account: ${accountId}`);
   const password = generatePassword();
   await setPassword(ctx, accountId, password);

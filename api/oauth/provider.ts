@@ -1,9 +1,9 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type Provider from "oidc-provider";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
-import { findAccountById } from "../../shared/auth/accountRepository";
+import { findAccount } from "../../shared/auth/accounts";
 import { createOAuthAdapter } from "../../shared/auth/oauth/adapter";
-import { ensureServerKeys } from "../../shared/auth/oauth/repository";
+import { serverKeys } from "../../shared/auth/oauth/serverKeys";
 import { SCOPE_NAMES } from "../../shared/auth/scopes";
 import type { Deps } from "../../shared/context/deps";
 import { publicUrl } from "../../shared/core/env";
@@ -94,14 +94,14 @@ export async function startOAuthServer(deps: Deps): Promise<OAuthServer> {
   const { default: Provider, errors, interactionPolicy } = await import("oidc-provider");
   const issuer = publicUrl(deps.env);
   const resource = `${issuer}/api/mcp`;
-  const keys = await ensureServerKeys(deps.sql, newKeys());
+  const keys = await serverKeys(deps, newKeys());
   const { clientIdMetadataDocument, ...outbound } = clientMetadataConfiguration(deps, errors);
   const configuration: Configuration = {
     adapter: createOAuthAdapter(deps.sql),
     clients: [],
     ...outbound,
     async findAccount(_ctx, sub) {
-      const account = await findAccountById(deps.sql, sub);
+      const account = await findAccount(deps, sub);
       return account ? { accountId: account.id, claims: async () => ({ sub: account.id }) } : undefined;
     },
     claims: { openid: ["sub"] },

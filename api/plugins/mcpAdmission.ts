@@ -1,5 +1,5 @@
 import { requireFeature } from "../../shared/auth/access";
-import { findAccountById } from "../../shared/auth/accountRepository";
+import { findAccount } from "../../shared/auth/accounts";
 import { setRateLimitHeaders } from "../../shared/auth/apiKeys";
 import { createWebCharger } from "../../shared/auth/webSessions";
 import type { Deps } from "../../shared/context/deps";
@@ -36,7 +36,7 @@ export function mcpAdmission(deps: Deps, verify: TokenVerifier, byKey: KeyStep):
   const charge = createWebCharger(deps.redis, deps.env.REDIS_PREFIX, deps.plans, OAUTH_KEY_ID);
   const byToken = async (request: Request, headers: HeaderBag, policy: AccessPolicy, token: string) => {
     const access = await verify(token);
-    const account = await findAccountById(deps.sql, access.accountId).catch(unavailable("PostgreSQL"));
+    const account = await findAccount(deps, access.accountId).catch(unavailable("PostgreSQL"));
     if (!account) throw new AppError("UNAUTHORIZED", "The access token's account no longer exists.");
     const state = stateOf(request);
     state.principal = {

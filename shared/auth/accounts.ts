@@ -75,6 +75,14 @@ export async function setPlan(ctx: AdminCtx, input: { accountId: string; plan: P
   return { accountId, plan };
 }
 
+/**
+ * The account with this id, or undefined when there is none (it was deleted): for a signed-in
+ * principal other than an API key (an OAuth token's subject), whose account is read per request.
+ */
+export function findAccount(ctx: Pick<SystemCtx, "sql">, accountId: string): Promise<repo.AccountRow | undefined> {
+  return repo.findAccountById(ctx.sql, accountId);
+}
+
 /** The account's keys, revoked ones included (prefixes and times, never a key). */
 export async function listKeys(ctx: AdminCtx, accountId: string) {
   requireUuid(accountId, "account");

@@ -17,6 +17,14 @@ export async function requireConsentToRead(
 }
 
 /**
+ * Inside a write transaction: whether the account has consented, holding the consent row until
+ * commit, so a concurrent profile deletion waits and cannot leave data behind written after it.
+ */
+export function holdConsent(tx: Db, accountId: string): Promise<boolean> {
+  return lockConsent(tx, accountId);
+}
+
+/**
  * Inside a write transaction: refuses without consent and holds the consent row until commit, so
  * a concurrent profile deletion cannot leave data behind that was written after it.
  */
@@ -25,5 +33,5 @@ export async function requireConsent(
   accountId: string,
   message = "Health logs need consent: save the profile with consentGiven: true (POST /api/v1/health/profile) first.",
 ): Promise<void> {
-  if (!(await lockConsent(tx, accountId))) throw new AppError("CONSENT_REQUIRED", message);
+  if (!(await holdConsent(tx, accountId))) throw new AppError("CONSENT_REQUIRED", message);
 }

@@ -3,11 +3,11 @@ import type { Ctx, SystemCtx } from "../context/ctx";
 import { AppError } from "../core/errors";
 import { isUuid } from "../core/formats";
 import { fromPostgres as db, unavailable } from "../core/unavailable";
-import { lockConsent } from "../health/profileRepository";
+import { holdConsent } from "../health/consent";
 import { JOBS } from "../jobs/catalog";
 import { enqueue } from "../jobs/queue";
 import type { ModelEntry } from "../llm/models";
-import { findUpload, findUploadById, listPages, type UploadRow } from "../uploads/repository";
+import { accountUpload, type UploadRow, uploadById, uploadPages } from "../uploads/reads";
 import { readWithModel } from "./modelRead";
 import { requireLabConsentToRead } from "./panels";
 import { panelsFromReport, whyNoResults } from "./reportPanels";
@@ -51,7 +51,7 @@ function readerModel(ctx: Pick<Ctx, "models" | "plan">): ModelEntry | undefined 
 export async function importLabReport(ctx: ImportCtx, input: { fileId: string }): Promise<ImportAnswer> {
   await requireLabConsentToRead(ctx.sql, ctx.accountId);
   const { fileId } = input;
-  const upload = isUuid(fileId) ? await db(findUpload(ctx.sql, ctx.accountId, fileId)) : undefined;
+  const upload = isUuid(fileId) ? await db(accountUpload(ctx, ctx.accountId, fileId)) : undefined;
   if (upload?.scope !== "health") throw new AppError("NOT_FOUND", `No upload with id ${fileId}.`);
   const refused = notImportable(upload);
   if (refused) throw new AppError("CONFLICT", refused);
@@ -107,21 +107,21 @@ export async function runLabImport(
   ctx: Pick<SystemCtx, "sql" | "env" | "log" | "models">,
   payload: { fileId: string; model?: string },
 ): Promise<ImportOutcome> {
-  const upload = await findUploadById(ctx.sql, payload.fileId);
+  const upload = await uploadById(ctx, payload.fileId);
   if (!upload) return { status: "refused", reason: `No upload with id ${payload.fileId}.` };
   const refused = notImportable(upload);
   if (refused) return { status: "refused", reason: refused };
   // A retry of a job that stored its panels answers them without reading the report again.
   const done = await listPanelsBySource(ctx.sql, upload.accountId, upload.fileId);
   if (done.length > 0) return { status: "imported", panelIds: done.map((panel) => panel.id) };
-  const pages = await listPages(ctx.sql, upload.fileId);
+  const pages = await uploadPages(ctx, upload.fileId);
   // A model this worker does not have (configurations differ) leaves the parser to read.
   const model = ctx.models.find((entry) => entry.id === payload.model && entry.provider !== "offline");
   const read = model ? (part: string[]) => readWithModel(ctx, model, part) : undefined;
   const drafts = await panelsFromReport(pages, new Date(upload.createdAt), read);
   if (drafts.length === 0) return { status: "empty", reason: whyNoResults(pages) };
   return ctx.sql.begin(async (tx): Promise<ImportOutcome> => {
-    if (!(await lockConsent(tx, upload.accountId))) return { status: "no-consent" };
+    if (!(await holdConsent(tx, upload.accountId))) return { status: "no-consent" };
     await lockSource(tx, upload.fileId);
     const existing = await listPanelsBySource(tx, upload.accountId, upload.fileId);
     if (existing.length > 0) return { status: "imported", panelIds: existing.map((panel) => panel.id) };

@@ -135,3 +135,21 @@ export function upwardImports(edges: readonly ImportEdge[], layers: readonly (re
     .filter((edge) => (rank.get(edge.to) ?? -1) > (rank.get(edge.from) ?? Number.POSITIVE_INFINITY))
     .map((edge) => `${edge.from} → ${edge.to}: ${edge.file} → ${edge.target}`);
 }
+
+/** A repository module: SQL for one domain's tables (`repository.ts`, `accountRepository.ts`, …). */
+const REPOSITORY = /(^|\/)(repository|[A-Za-z]+Repository)\.ts$/;
+
+/**
+ * Imports of another domain's repository: a repository file imported from outside its node. A
+ * domain's tables are read and written through its verbs, so its rules (ownership, consent, what a
+ * write also touches) live in one place. `allowed` maps a node to the nodes whose repositories it
+ * may import.
+ */
+export function foreignRepositoryImports(
+  edges: readonly ImportEdge[],
+  allowed: Readonly<Record<string, readonly string[]>> = {},
+): string[] {
+  return edges
+    .filter((edge) => REPOSITORY.test(edge.target) && !allowed[edge.from]?.includes(edge.to))
+    .map((edge) => `${edge.from} → ${edge.to}: ${edge.file} → ${edge.target}`);
+}

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Glob } from "bun";
 import {
   folderCycles,
+  foreignRepositoryImports,
   type ImportEdge,
   importEdges,
   importsLeaving,
@@ -47,6 +48,14 @@ const LAYERS = [
 ];
 
 const edges = importEdges(ROOT, SERVICE);
+
+/**
+ * Imports of another domain's repository that are allowed. The ingest writes the papers and the
+ * MONDO terms in bulk, PostgreSQL first and then the search index, as one step per batch
+ * (docs/architecture.md#search). scripts/ (seeding, reindexing, the admin CLI's reads) is not held
+ * to the rule: it runs outside any request, over whole tables.
+ */
+const REPOSITORY_ALLOWANCES = { "shared/indexing": ["shared/papers", "shared/conditions"] };
 
 describe("import direction", () => {
   test("no two folders import each other, directly or through others", () => {
@@ -124,6 +133,22 @@ describe("import direction", () => {
         `search-index ↔ shared: ${leak}`,
       ],
     ]);
+  });
+
+  test("no domain imports another domain's repository: it calls that domain's verbs", () => {
+    const service = edges.filter((edge) => !edge.from.startsWith("scripts"));
+    expect(foreignRepositoryImports(service, REPOSITORY_ALLOWANCES)).toEqual([]);
+  });
+
+  test("the checker finds a planted import of another domain's repository and names its files", () => {
+    const planted = importEdges(join(import.meta.dir, "../fixtures/repositoryImports"), ["api", "shared"]);
+    expect(foreignRepositoryImports(planted, REPOSITORY_ALLOWANCES).sort()).toEqual([
+      "api/routes → shared/auth: api/routes/login.ts → shared/auth/accountRepository.ts",
+      "shared/chat → shared/uploads: shared/chat/attach.ts → shared/uploads/repository.ts",
+    ]);
+    expect(foreignRepositoryImports(planted)).toContain(
+      "shared/indexing → shared/papers: shared/indexing/papers.ts → shared/papers/repository.ts",
+    );
   });
 
   test("only shared/core/env.ts reads process.env in service code", async () => {

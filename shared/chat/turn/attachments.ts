@@ -7,7 +7,7 @@ import { unavailable } from "../../core/unavailable";
 import { parseLabReport } from "../../labs/extract";
 import { uploadKey } from "../../storage/storage";
 import { rangeText } from "../../tools/labTrend";
-import { findUploadsByIds, listPages } from "../../uploads/repository";
+import { accountUploads, type UploadRow, uploadPages } from "../../uploads/reads";
 
 /** Attachments on both sides of the queue: what the API checks, and what the model is sent. */
 
@@ -24,9 +24,7 @@ export async function checkAttachments(
 ): Promise<{ modalities: "image"[]; textCharacters: number }> {
   if (ids.length === 0) return { modalities: [], textCharacters: 0 };
   const valid = ids.filter(isUuid);
-  const rows = valid.length
-    ? await findUploadsByIds(ctx.sql, ctx.accountId, valid).catch(unavailable("PostgreSQL"))
-    : [];
+  const rows = valid.length ? await accountUploads(ctx, ctx.accountId, valid).catch(unavailable("PostgreSQL")) : [];
   const byId = new Map(rows.map((row) => [row.fileId, row]));
   for (const id of ids) {
     const row = byId.get(id);
@@ -61,7 +59,7 @@ export async function attachmentParts(
   readsPdf: boolean,
 ): Promise<Part[]> {
   if (ids.length === 0) return [];
-  const rows = await findUploadsByIds(deps.sql, accountId, [...ids]);
+  const rows = await accountUploads(deps, accountId, [...ids]);
   const parts: Part[] = [];
   for (const row of rows) {
     if (row.status !== "ready") continue;
@@ -72,8 +70,6 @@ export async function attachmentParts(
   }
   return parts;
 }
-
-type UploadRow = Awaited<ReturnType<typeof findUploadsByIds>>[number];
 
 async function imageParts(deps: Deps, row: UploadRow): Promise<Part[]> {
   const bytes = row.details.modelCopy
@@ -86,7 +82,7 @@ async function imageParts(deps: Deps, row: UploadRow): Promise<Part[]> {
 
 async function documentParts(deps: Deps, row: UploadRow, readsPdf: boolean): Promise<Part[]> {
   const pdf = row.contentType === "application/pdf";
-  const pages = await listPages(deps.sql, row.fileId);
+  const pages = await uploadPages(deps, row.fileId);
   const parts: Part[] = [];
   const labs = pdf ? labResultsText(row.filename, pages) : undefined;
   if (labs) parts.push({ type: "text", text: labs });

@@ -1,6 +1,6 @@
 import type { Ctx } from "../../context/ctx";
-import { listMessages } from "../../conversations/repository";
 import type { ChatRequest, StoredUIMessage } from "../../conversations/schemas";
+import { chatMessages, type UserTurn } from "../../conversations/turns";
 import { ownedChat } from "../../conversations/verbs";
 import { AppError } from "../../core/errors";
 import { unavailable } from "../../core/unavailable";
@@ -8,13 +8,10 @@ import type { ChatTurn } from "../../jobs/payloads/chatTurn";
 import { estimateTokens, type ModelEntry, routeModel } from "../../llm/models";
 import { checkAttachments } from "./attachments";
 
-export interface PreparedTurn {
+/** The user message to store, and the chat to create with it when `created`; the job and its model. */
+export interface PreparedTurn extends UserTurn {
   turn: ChatTurn;
   model: ModelEntry;
-  created: boolean;
-  /** The user message to store, and the chat to create with it when `created`. */
-  message: StoredUIMessage;
-  chat: { id: string; accountId: string; surface: "health"; title: string };
 }
 
 /**
@@ -25,7 +22,7 @@ export interface PreparedTurn {
 export async function prepareTurn(ctx: Ctx, input: ChatRequest): Promise<PreparedTurn> {
   const existing = input.chat_id ? await healthChat(ctx, input.chat_id) : undefined;
   const attachments = await checkAttachments(ctx, input.attachment_ids ?? []);
-  const history = existing ? await listMessages(ctx.sql, existing.id).catch(unavailable("PostgreSQL")) : [];
+  const history = existing ? await chatMessages(ctx, existing.id).catch(unavailable("PostgreSQL")) : [];
   const replyText = (input.reply_contexts ?? []).map((quote) => quote.text).join("\n");
   // Attached text counts in full: it goes to the model with every later turn of the chat too.
   const contextTokens =

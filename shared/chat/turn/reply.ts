@@ -1,5 +1,5 @@
-import { findReplyToTurn } from "../../conversations/repository";
 import type { ChatReply, MessageMetadata, StoredUIMessage } from "../../conversations/schemas";
+import { replyToTurn } from "../../conversations/turns";
 import { AppError } from "../../core/errors";
 import { unavailable } from "../../core/unavailable";
 import type { Sql } from "../../db/sql";
@@ -27,7 +27,7 @@ export function replyMessage(
 
 /** The JSON reply of a finished turn (spec 2.6); a failed turn is 502. */
 export async function replyOf(ctx: { sql: Sql }, turn: ChatTurn): Promise<ChatReply> {
-  const message = await findReplyToTurn(ctx.sql, turn.turnId).catch(unavailable("PostgreSQL"));
+  const message = await replyToTurn(ctx, turn.turnId).catch(unavailable("PostgreSQL"));
   const metadata = message?.metadata ?? {};
   if (!message || metadata.finishReason === "error") {
     throw new AppError("ASSISTANT_FAILED", "The assistant failed to answer; the message is saved, retry.");

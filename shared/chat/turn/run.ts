@@ -2,8 +2,8 @@ import { convertToModelMessages, isStepCount, streamText, type UIMessage, type U
 import { missingScope } from "../../auth/scopes";
 import { type Caller, contextFor } from "../../context/ctx";
 import type { Deps } from "../../context/deps";
-import { findReplyToTurn, insertAssistantMessage, listMessages, touchChat } from "../../conversations/repository";
 import type { StoredUIMessage, Usage } from "../../conversations/schemas";
+import { appendErrorReply, appendReply, chatMessages, replyToTurn } from "../../conversations/turns";
 import { latestLoggedSeq, turnPublisher } from "../../events/turnLog";
 import { getProfile } from "../../health/profile";
 import type { Profile } from "../../health/schemas";
@@ -63,8 +63,7 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
     // The instructions carried the profile, so the reply may quote it anywhere: shares withhold it.
     profileInPrompt: read.profile?.consentGiven === true,
   });
-  await insertAssistantMessage(deps.sql, turn.chatId, turn.turnId, reply);
-  await touchChat(deps.sql, turn.chatId);
+  await appendReply(deps, { chatId: turn.chatId, turnId: turn.turnId, reply });
   await clearActive(deps, turn.chatId);
   await publisher.publish({ end: answer.failed ? "error" : "ok" });
   return { messageId };
@@ -80,8 +79,8 @@ async function readConversation(
   started: Promise<void>,
 ): Promise<Conversation | { answered: StoredUIMessage } | "not stored"> {
   const [existing, history, profile] = await Promise.all([
-    findReplyToTurn(deps.sql, turn.turnId),
-    listMessages(deps.sql, turn.chatId),
+    replyToTurn(deps, turn.turnId),
+    chatMessages(deps, turn.chatId),
     // A token without health:read gets no profile in the instructions, as its tools read none.
     missingScope(callerOf(turn), "health:read") ? undefined : getProfile({ sql: deps.sql, accountId: turn.accountId }),
   ]);
@@ -89,7 +88,7 @@ async function readConversation(
   if (history.some((message) => message.id === turn.turnId)) return { history, profile };
   await started;
   if (!(await awaitStored(deps, turn))) return "not stored";
-  return { history: await listMessages(deps.sql, turn.chatId), profile };
+  return { history: await chatMessages(deps, turn.chatId), profile };
 }
 
 /** Who the turn acts for: the account, its plan, and the OAuth scopes its tools keep to. */
@@ -216,7 +215,7 @@ function awaitedLater<T>(promise: Promise<T>): Promise<T> {
  */
 export async function failChatTurn(deps: Deps, turn: ChatTurn, reason: string): Promise<void> {
   const message = replyMessage(turn.turnId, [], { model: turn.modelId, finishReason: "error", error: reason });
-  const stored = await insertAssistantMessage(deps.sql, turn.chatId, turn.turnId, message);
+  const stored = await appendErrorReply(deps, { chatId: turn.chatId, turnId: turn.turnId, reply: message });
   await clearActive(deps, turn.chatId);
   // Sequence numbers continue after the newest the dead attempt logged (not the log's length: it
   // is capped, and a Redis failover can lose entries a follower already saw).

@@ -1,7 +1,7 @@
 import calculateSlot from "cluster-key-slot";
 import IORedis, { Cluster } from "ioredis";
 import type { Deps } from "../../context/deps";
-import { listMessages } from "../../conversations/repository";
+import { chatMessages } from "../../conversations/turns";
 import { duplicateRedis, type Redis, redisKeys } from "../../core/redis";
 import type { ChatTurn } from "../../jobs/payloads/chatTurn";
 
@@ -33,7 +33,7 @@ export async function awaitStored(deps: Pick<Deps, "redis" | "env" | "sql">, tur
   const key = redisKeys(deps.env.REDIS_PREFIX).turnStored(turn.turnId);
   const word = await blockingPop(deps.redis, key, TURN_STORED_WAIT_MS).catch(() => null);
   if (word) return word === "stored";
-  return (await listMessages(deps.sql, turn.chatId)).some((message) => message.id === turn.turnId);
+  return (await chatMessages(deps, turn.chatId)).some((message) => message.id === turn.turnId);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Deps } from "../../context/deps";
-import { deleteChat, deleteMessage, insertChatWithMessage, insertUserMessage } from "../../conversations/repository";
+import { appendUserMessage, withdrawUserMessage } from "../../conversations/turns";
 import { fromPostgres, unavailable } from "../../core/unavailable";
 import type { ChatTurn } from "../../jobs/payloads/chatTurn";
 import { enqueue } from "../../jobs/queue";
@@ -17,12 +17,10 @@ type SubmitDeps = Pick<Deps, "sql" | "redis" | "queues" | "env">;
  * for the word `tellStored` leaves (stored.ts).
  */
 export async function submitTurn(ctx: SubmitDeps, prepared: PreparedTurn): Promise<void> {
-  const { turn, message, chat } = prepared;
+  const { turn } = prepared;
   // The job first: the worker's pick-up is the longer path.
   const queued = enqueueTurn(ctx, turn);
-  const stored = fromPostgres(
-    prepared.created ? insertChatWithMessage(ctx.sql, chat, message) : insertUserMessage(ctx.sql, chat.id, message),
-  );
+  const stored = fromPostgres(appendUserMessage(ctx, prepared));
   const [store, queue] = await Promise.allSettled([stored, queued]);
   // If this word is lost, a waiting worker decides by reading PostgreSQL once more.
   const word = tellStored(ctx, turn.turnId, store.status === "fulfilled" && queue.status === "fulfilled").catch(
@@ -31,9 +29,7 @@ export async function submitTurn(ctx: SubmitDeps, prepared: PreparedTurn): Promi
   if (store.status === "rejected") throw store.reason;
   if (queue.status === "rejected") {
     await word;
-    await (prepared.created ? deleteChat(ctx.sql, chat.accountId, chat.id) : deleteMessage(ctx.sql, message.id)).catch(
-      () => {},
-    );
+    await withdrawUserMessage(ctx, prepared).catch(() => {});
     throw queue.reason;
   }
 }
