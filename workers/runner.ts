@@ -16,7 +16,6 @@ import {
 import { createJobMetricsRecorder } from "../shared/jobs/metrics";
 import { scheduleRepeatableJobs } from "../shared/jobs/queue";
 import "../shared/core/formats";
-import { closeStoredWaits } from "../shared/chat/turn/stored";
 import { finalFailure, processJob } from "./processors";
 
 /** Queues whose jobs wait for other jobs (a chat turn for its reference lookups): closed first on shutdown. */
@@ -89,7 +88,6 @@ export async function startWorkers(
       await Promise.all(first.map((worker) => worker.close()));
       await Promise.all(workers.filter((worker) => !first.includes(worker)).map((worker) => worker.close()));
       await jobMetrics.close();
-      closeStoredWaits();
       connection.disconnect();
     },
   };

@@ -108,8 +108,6 @@ export function redisKeys(prefix: string) {
     turnChannel: (turnId: string) => `${prefix}:turn:{${turnId}}`,
     /** The same chunks, capped and expiring, for clients that connect late or reconnect. */
     turnLog: (turnId: string) => `${prefix}:turnlog:{${turnId}}`,
-    /** A list holding "stored" or "failed" for a queued turn's message; a waiting worker BLPOPs it (chat/turn/stored.ts). */
-    turnStored: (turnId: string) => `${prefix}:turnstoredword:{${turnId}}`,
     /** The turn of a chat that is in progress, if any (for GET …/stream). */
     chatActiveTurn: (chatId: string) => `${prefix}:chatturn:${chatId}`,
     /** Held while a signed upload PUT stores its bytes, so two PUTs to one URL cannot both write. */

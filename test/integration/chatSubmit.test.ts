@@ -1,16 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { UIMessageChunk } from "ai";
 import { prepareTurn } from "../../shared/chat/turn/prepare";
-import { tellStored } from "../../shared/chat/turn/stored";
-import { submitTurn } from "../../shared/chat/turn/submit";
+import { submitTurn } from "../../shared/chat/turn/start";
 import { contextFor } from "../../shared/context/ctx";
 import type { Deps } from "../../shared/context/deps";
-import {
-  findChatById,
-  findReplyToTurn,
-  insertChatWithMessage,
-  listMessages,
-} from "../../shared/conversations/repository";
+import { findChatById, findReplyToTurn, listMessages } from "../../shared/conversations/repository";
 import { redisKeys } from "../../shared/core/redis";
 import { followToEnd, openTurnFeed } from "../../shared/events/turnFeed";
 import { enqueue } from "../../shared/jobs/queue";
@@ -19,8 +13,8 @@ import { createTestAccount } from "../helpers/http";
 import { testDeps } from "../helpers/infra";
 
 /**
- * The API stores a turn's message and queues the turn at the same time (`submitTurn`), so a worker
- * may pick the turn up before the message is committed. These are the rules that keep that safe.
+ * The API stores a turn's message, then queues the turn (`submitTurn`): both or neither. These are
+ * the rules that keep a failure of either from leaving half a turn behind.
  */
 let deps: Deps;
 let workers: Workers;
@@ -49,57 +43,47 @@ async function follow(turnId: string, start?: () => Promise<void>) {
   return { result, chunks };
 }
 
-describe("a chat turn queued while its message is being stored", () => {
-  test("a worker that got the turn before the commit waits for the API's word, then answers the stored message", async () => {
+describe("a chat turn's message is stored before the turn is queued", () => {
+  test("a stored and queued turn is answered: the message, then the reply", async () => {
     const prepared = await prepareTurn(ctx(), { message: "symptom options for pregnancy" });
-    const { turn } = prepared;
-    let sawStart: () => void = () => {};
-    const started = new Promise<void>((resolve) => (sawStart = resolve));
-    const followed = followToEnd(openTurnFeed(deps, turn.turnId, 0), (event) => {
-      if ("chunk" in event && event.chunk.type === "start") sawStart();
-    });
-    // Queued first; the message is stored only once the worker has started (and read nothing).
-    await enqueue(deps.queues, "chat.turn", turn, { jobId: `turn-${turn.turnId}` });
-    await started;
-    await Bun.sleep(100);
-    expect(await findReplyToTurn(deps.sql, turn.turnId)).toBeUndefined();
-    await insertChatWithMessage(deps.sql, prepared.chat, prepared.message);
-    await tellStored(deps, turn.turnId, true);
-
-    expect(await followed).toBe("ok");
-    const messages = await listMessages(deps.sql, turn.chatId);
+    const { result } = await follow(prepared.turn.turnId, () => submitTurn(deps, prepared));
+    expect(result).toBe("ok");
+    const messages = await listMessages(deps.sql, prepared.turn.chatId);
     expect(messages.map((message) => message.role)).toEqual(["user", "assistant"]);
-    expect(messages[0]?.id).toBe(turn.turnId);
+    expect(messages[0]?.id).toBe(prepared.turn.turnId);
     expect(JSON.stringify(messages[1]?.parts)).toContain("pregnancy");
   });
 
-  test("a turn whose message could not be stored is a 503, ends with an error on the worker and stores nothing", async () => {
+  test("a message that could not be stored is a 503 and queues nothing", async () => {
     const prepared = await prepareTurn(ctx(), { message: "symptom options for pregnancy" });
-    // An account that does not exist: the chat's insert fails (foreign key) after the turn is queued.
+    // An account that does not exist: the chat's insert fails (foreign key).
     const ghost = Bun.randomUUIDv7();
     prepared.chat.accountId = ghost;
     prepared.turn.accountId = ghost;
-    let failure: unknown;
-    const { result, chunks } = await follow(prepared.turn.turnId, () =>
-      submitTurn(deps, prepared).catch((error) => {
-        failure = error;
-      }),
-    );
-    expect(failure).toMatchObject({ kind: "UNAVAILABLE" });
-    expect(result).toBe("error");
-    expect(chunks.some((chunk) => chunk.type === "error")).toBe(true);
+    await expect(submitTurn(deps, prepared)).rejects.toMatchObject({ kind: "UNAVAILABLE" });
+    expect(await deps.queues.chat.getJob(`turn-${prepared.turn.turnId}`)).toBeUndefined();
     expect(await findChatById(deps.sql, ghost, prepared.turn.chatId)).toBeUndefined();
-    expect(await findReplyToTurn(deps.sql, prepared.turn.turnId)).toBeUndefined();
     const activeTurn = redisKeys(deps.env.REDIS_PREFIX).chatActiveTurn(prepared.turn.chatId);
     expect(await deps.redis.get(activeTurn)).toBeNull();
   });
 
   test("a turn that could not be queued leaves no message behind", async () => {
     const prepared = await prepareTurn(ctx(), { message: "symptom options for pregnancy" });
-    // A payload the job catalog refuses: the enqueue fails after the message's insert started.
+    // A payload the job catalog refuses: the enqueue fails after the message was stored.
     prepared.turn.modelId = "";
     await expect(submitTurn(deps, prepared)).rejects.toThrow();
     expect(await findChatById(deps.sql, accountId, prepared.turn.chatId)).toBeUndefined();
     expect(await listMessages(deps.sql, prepared.turn.chatId)).toEqual([]);
+  });
+
+  test("a queued turn whose message was taken back ends with an error on the worker and stores nothing", async () => {
+    const prepared = await prepareTurn(ctx(), { message: "symptom options for pregnancy" });
+    const { turn } = prepared;
+    const { result, chunks } = await follow(turn.turnId, async () => {
+      await enqueue(deps.queues, "chat.turn", turn, { jobId: `turn-${turn.turnId}` });
+    });
+    expect(result).toBe("error");
+    expect(chunks.some((chunk) => chunk.type === "error")).toBe(true);
+    expect(await findReplyToTurn(deps.sql, turn.turnId)).toBeUndefined();
   });
 });

@@ -16,7 +16,6 @@ import { clearActive } from "./active";
 import { attachmentParts } from "./attachments";
 import { healthInstructions, PROMPT_VERSION } from "./prompt";
 import { replyIdFor, replyMessage } from "./reply";
-import { awaitStored } from "./stored";
 import { messageSafety, noticeTracker, type TurnSafety } from "./urgent";
 import { offlineVocabulary } from "./vocabulary";
 
@@ -36,9 +35,10 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
   const messageId = replyIdFor(turn.turnId);
   // The stream starts as soon as the turn is picked up; the conversation is read meanwhile.
   const started = awaitedLater(publisher.publish({ chunk: { type: "start", messageId } }));
-  const read = await readConversation(deps, turn, started);
+  const read = await readConversation(deps, turn);
   if (read === "not stored") {
-    // The API answered 503: nothing to answer, nothing to store.
+    // The message was taken back (the API answered 503): nothing to answer, nothing to store.
+    await started;
     await publisher.publish({ chunk: { type: "error", errorText: "The message was not stored; please retry." } });
     await clearActive(deps, turn.chatId);
     await publisher.publish({ end: "error" });
@@ -70,13 +70,12 @@ export async function runChatTurn(deps: Deps, turn: ChatTurn): Promise<{ message
 }
 
 /**
- * The conversation the turn answers. The API stores the message while the turn is queued
- * (submitTurn), so this read may come first: then the worker waits for the API's word.
+ * The conversation the turn answers. The API stores the message before it queues the turn
+ * (submitTurn), so a missing message was taken back: the queueing failed and the client got 503.
  */
 async function readConversation(
   deps: Deps,
   turn: ChatTurn,
-  started: Promise<void>,
 ): Promise<Conversation | { answered: StoredUIMessage } | "not stored"> {
   const [existing, history, profile] = await Promise.all([
     replyToTurn(deps, turn.turnId),
@@ -86,9 +85,7 @@ async function readConversation(
   ]);
   if (existing) return { answered: existing };
   if (history.some((message) => message.id === turn.turnId)) return { history, profile };
-  await started;
-  if (!(await awaitStored(deps, turn))) return "not stored";
-  return { history: await chatMessages(deps, turn.chatId), profile };
+  return "not stored";
 }
 
 /** Who the turn acts for: the account, its plan, and the OAuth scopes its tools keep to. */
