@@ -44,7 +44,6 @@ interface Relay {
   relays: Set<() => void>;
   /** Text written since the last flush, sent as one chunk. */
   pending: string;
-  flush: () => void;
   /** Ends the stream now, without `[DONE]` (see closeTurnStreams). */
   close: () => void;
   keepAlive: ReturnType<typeof setInterval> | undefined;
@@ -84,14 +83,16 @@ function openRelay(deps: RelayDeps, controller: ReadableStreamDefaultController<
     stopped: false,
     relays: deps.turnRelays,
     pending: "",
-    flush: () => flush(relay),
     close: () => closeNow(relay),
     keepAlive: undefined,
     counted: true,
     ended: false,
   };
   activeStreams.inc();
-  relay.keepAlive = setInterval(() => write(relay, ": keep-alive\n\n"), deps.env.CHAT_KEEPALIVE_MS);
+  relay.keepAlive = setInterval(() => {
+    write(relay, ": keep-alive\n\n");
+    flush(relay);
+  }, deps.env.CHAT_KEEPALIVE_MS);
   relay.relays.add(relay.close);
   // Bun sends the response headers with the first body bytes: without this comment, a client
   // re-attaching to a turn that is waiting on a tool gets no headers until the first keep-alive.
@@ -105,10 +106,12 @@ async function relayFeed(deps: Pick<Deps, "log">, relay: Relay): Promise<void> {
   try {
     for await (const event of relay.feed) {
       if ("chunk" in event) write(relay, `id: ${event.seq}\ndata: ${JSON.stringify(event.chunk)}\n\n`);
+      if (relay.feed.buffered === 0) flush(relay);
     }
   } catch (error) {
     deps.log.error("chat stream relay failed", { turnId: relay.feed.turnId, error });
     write(relay, INTERRUPTED);
+    flush(relay);
   }
   stopRelay(relay);
   if (relay.stopped) return;
@@ -121,13 +124,13 @@ async function relayFeed(deps: Pick<Deps, "log">, relay: Relay): Promise<void> {
 /**
  * Events that arrive together (a worker sends a burst of chunks as one pipeline, and Redis delivers
  * them in one read) go out as one write: a write per chunk holds the later chunks of each burst
- * back when many streams are open. The flush waits for the next event-loop turn, not a microtask:
- * `for await` hands the burst over one event per microtask round, so a microtask flush would
- * write each event alone.
+ * back when many streams are open. The relay flushes once the feed holds no further event ready
+ * (`for await` hands a burst over one event per microtask round, so a flush per microtask would
+ * write each event alone, and one deferred to the next event-loop turn measured a longer relay
+ * delay under a burst of chats).
  */
 function write(relay: Relay, text: string): void {
   if (relay.ended || relay.stopped) return;
-  if (!relay.pending) setImmediate(relay.flush);
   relay.pending += text;
 }
 

@@ -26,6 +26,8 @@ type FeedDeps = {
  */
 export interface TurnFeed extends AsyncIterable<TurnEvent> {
   readonly turnId: string;
+  /** Events received and in order but not yet read: a reader that batches writes until it is 0. */
+  readonly buffered: number;
   /** Stops following (the reader went away; the turn runs on): the iteration ends, the subscription closes. */
   close(): Promise<void>;
 }
@@ -50,6 +52,9 @@ export function openTurnFeed(deps: FeedDeps, turnId: string, afterSeq: number): 
   const feed = new Feed(deps, turnId, afterSeq);
   return {
     turnId,
+    get buffered() {
+      return feed.ready.length;
+    },
     [Symbol.asyncIterator]: () => feed.events(),
     close: () => feed.close(),
   };
@@ -59,7 +64,7 @@ class Feed {
   /** The last `seq` passed on: an event at or below it is a repeat (in both the log and the channel). */
   private last: number;
   /** In order, waiting for the reader. */
-  private readonly ready: TurnEvent[] = [];
+  readonly ready: TurnEvent[] = [];
   /** Past a gap, or received before the first replay finished: passed on once what comes before them is. */
   private readonly early = new Map<number, TurnEvent>();
   private wake: (() => void) | undefined;
@@ -84,7 +89,9 @@ class Feed {
   }
 
   private async subscribe(): Promise<() => Promise<void>> {
-    const stop = once(await this.deps.turnSubscriber.listen(this.turnId, (event) => this.accept(event)));
+    const unlisten = await this.deps.turnSubscriber.listen(this.turnId, (event) => this.accept(event));
+    let stopped: Promise<void> | undefined;
+    const stop = () => (stopped ??= unlisten());
     try {
       for (const event of await this.replay()) this.hold(event);
     } catch (error) {
@@ -286,13 +293,5 @@ export function createTurnSubscriber(target: RedisTarget, prefix: string): TurnS
       connection?.disconnect();
       connection = undefined;
     },
-  };
-}
-
-function once(stop: () => Promise<void>): () => Promise<void> {
-  let stopped: Promise<void> | undefined;
-  return () => {
-    stopped ??= stop();
-    return stopped;
   };
 }
