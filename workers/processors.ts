@@ -9,7 +9,7 @@ import { indexPaperBatch, reindexRange } from "../shared/indexing/papers";
 import type { JobName, JobPayload } from "../shared/jobs/catalog";
 import { runLabImport } from "../shared/labs/imports";
 import { openFdaLookup, rxnavLookup } from "../shared/references/lookups";
-import { transcribeAudio } from "../shared/transcription/transcribeAudio";
+import { sendToProvider } from "../shared/transcription/sendToProvider";
 import { expirePendingUploads, processUpload } from "../shared/uploads/processing";
 
 type Processor<N extends JobName> = (ctx: SystemCtx, payload: JobPayload<N>) => Promise<unknown>;
@@ -23,7 +23,7 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "references.openfda-lookup": openFdaLookup,
   "conditions.index-batch": indexConditions,
   "chat.turn": runChatTurn,
-  "transcription.audio": transcribeAudio,
+  "transcription.audio": sendToProvider,
   "uploads.process": processUpload,
   "labs.import-report": runLabImport,
   "uploads.expire-pending": (ctx) => expirePendingUploads(ctx),

@@ -11,7 +11,7 @@ import { audioKey, loadAudio } from "./store";
  * Transient provider failures throw and are retried with backoff; audio that is gone (the request
  * gave up and deleted it) or a provider this worker has no key for cannot succeed on a retry.
  */
-export async function transcribeAudio(
+export async function sendToProvider(
   ctx: Pick<SystemCtx, "redis" | "env">,
   job: TranscriptionJob,
 ): Promise<Transcript> {
