@@ -1,6 +1,6 @@
-import { requireFeature } from "../../shared/auth/access";
 import { findAccount } from "../../shared/auth/accounts";
 import { setRateLimitHeaders } from "../../shared/auth/apiKeys";
+import { authorize } from "../../shared/auth/authorize";
 import { createWebCharger } from "../../shared/auth/webSessions";
 import type { Deps } from "../../shared/context/deps";
 import { publicUrl } from "../../shared/core/env";
@@ -47,7 +47,7 @@ export function mcpAdmission(deps: Deps, verify: TokenVerifier, byKey: KeyStep):
     };
     state.rate = await charge(state.principal);
     setRateLimitHeaders(headers, state.rate);
-    if (policy.feature) requireFeature(deps.plans, state.principal, policy.feature);
+    if (policy.feature) await authorize({ plans: deps.plans, plan: state.principal.plan }, { feature: policy.feature });
   };
   const metadata = `${publicUrl(deps.env)}/.well-known/oauth-protected-resource/api/mcp`;
   return async (request, headers, policy) => {

@@ -13,12 +13,6 @@ const ROOT = join(import.meta.dir, "../..");
 const SERVICE = ["api", "workers", "shared", "search-index"];
 const RULES = /\b(missingScope|requireFeature|holdsScopes|requireScopes)\b/g;
 
-/**
- * Callers the owners of other changes in flight move to `authorize`: api/plugins/mcpAdmission.ts
- * (the MCP endpoint's plan gate) and shared/chat/turn/run.ts (a turn leaves the profile out of the
- * model's instructions without health:read). No file may join this list.
- */
-const PENDING = new Set(["api/plugins/mcpAdmission.ts", "shared/chat/turn/run.ts"]);
 
 /** The rules a file outside shared/auth/ names (comments too: a rule named is a rule about to be called). */
 function rulesNamedIn(text: string): string[] {
@@ -53,7 +47,7 @@ const sources = () =>
 describe("one authorization check", () => {
   test("only shared/auth/ applies the scope and plan rules; everyone else asks authorize", () => {
     const offending = sources()
-      .filter(({ file }) => !file.startsWith("shared/auth/") && !PENDING.has(file))
+      .filter(({ file }) => !file.startsWith("shared/auth/"))
       .flatMap(({ file, text }) => rulesNamedIn(text).map((rule) => `${file}: ${rule}`));
     expect(offending).toEqual([]);
   });

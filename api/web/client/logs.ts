@@ -15,7 +15,7 @@ interface Entry {
   recordedAt: string;
 }
 
-interface Tracker {
+interface HealthLog {
   id: string;
   title: string;
   kind: string;
@@ -32,12 +32,12 @@ const handle = (error: unknown, status: HTMLElement) => showApiError(session, er
 const select = () => byId<HTMLSelectElement>("log-select");
 
 async function loadLogs(selectId?: string): Promise<void> {
-  const { trackers, consentGiven } = await api<{ trackers: Tracker[]; consentGiven: boolean }>(
+  const { trackers, consentGiven } = await api<{ trackers: HealthLog[]; consentGiven: boolean }>(
     "/api/health/trackers?limit=100",
   );
   if (!consentGiven) showConsentNotice();
-  const options = trackers.map((tracker) =>
-    h("option", { value: tracker.id }, `${tracker.title} (${tracker.status}, ${tracker.entryCount} entries)`),
+  const options = trackers.map((log) =>
+    h("option", { value: log.id }, `${log.title} (${log.status}, ${log.entryCount} entries)`),
   );
   select().replaceChildren(...options);
   byId("log-empty").hidden = trackers.length > 0;
@@ -66,11 +66,11 @@ function entryRow(entry: Entry): HTMLTableRowElement {
 }
 
 async function showLog(id: string): Promise<void> {
-  const tracker = await api<Tracker>(`/api/health/trackers/${encodeURIComponent(id)}`);
+  const log = await api<HealthLog>(`/api/health/trackers/${encodeURIComponent(id)}`);
   // The options first: the table shows their labels for the ids entries store.
-  await picker.show(tracker.kind);
-  byId("entry-section").hidden = tracker.status !== "active";
-  byId("entry-heading").textContent = `Add an entry to “${tracker.title}”`;
+  await picker.show(log.kind);
+  byId("entry-section").hidden = log.status !== "active";
+  byId("entry-heading").textContent = `Add an entry to “${log.title}”`;
   byId("chart-section").hidden = false;
   byId("export").replaceChildren(
     h(
@@ -81,13 +81,13 @@ async function showLog(id: string): Promise<void> {
     " (for a spreadsheet, or to bring to a doctor)",
   );
   const body = byId("entries-table").querySelector("tbody") as HTMLTableSectionElement;
-  body.replaceChildren(...tracker.entries.map(entryRow));
-  if (tracker.entries.length === 0) {
+  body.replaceChildren(...log.entries.map(entryRow));
+  if (log.entries.length === 0) {
     body.append(h("tr", {}, h("td", { colspan: "6" }, "No entries yet.")));
     byId("chart").replaceChildren(h("p", { class: "muted" }, "The chart appears after the first entry."));
     byId("chart-caption").textContent = "";
   } else {
-    byId("chart-caption").textContent = drawChart(byId("chart"), tracker.entries);
+    byId("chart-caption").textContent = drawChart(byId("chart"), log.entries);
   }
 }
 
@@ -119,7 +119,7 @@ export async function initLogs(current: Session): Promise<void> {
     const data = new FormData(logForm);
     void busy(logForm, async () => {
       try {
-        const created = await api<Tracker>("/api/health/trackers", {
+        const created = await api<HealthLog>("/api/health/trackers", {
           method: "POST",
           body: { title: String(data.get("title") ?? "").trim(), kind: data.get("kind") },
         });

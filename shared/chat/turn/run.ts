@@ -1,5 +1,5 @@
 import { convertToModelMessages, isStepCount, streamText, type UIMessage, type UIMessageChunk } from "ai";
-import { missingScope } from "../../auth/scopes";
+import { isAuthorized } from "../../auth/authorize";
 import { type Caller, contextFor } from "../../context/ctx";
 import type { Deps } from "../../context/deps";
 import type { StoredUIMessage, Usage } from "../../conversations/schemas";
@@ -16,7 +16,7 @@ import { clearActive } from "./active";
 import { attachmentParts } from "./attachments";
 import { healthInstructions, PROMPT_VERSION } from "./prompt";
 import { replyIdFor, replyMessage } from "./reply";
-import { messageSafety, noticeTracker, type TurnSafety } from "./urgent";
+import { messageSafety, noticeRecorder, type TurnSafety } from "./urgent";
 import { offlineVocabulary } from "./vocabulary";
 
 /** Steps a turn may take (tool calls and answers); the offline model takes at most four. */
@@ -80,16 +80,22 @@ async function readConversation(
   const [existing, history, profile] = await Promise.all([
     replyToTurn(deps, turn.turnId),
     chatMessages(deps, turn.chatId),
-    // A token without health:read gets no profile in the instructions, as its tools read none.
-    missingScope(callerOf(turn), "health:read") ? undefined : getProfile({ sql: deps.sql, accountId: turn.accountId }),
+    readsProfile(deps, turn).then((reads) =>
+      reads ? getProfile({ sql: deps.sql, accountId: turn.accountId }) : undefined,
+    ),
   ]);
   if (existing) return { answered: existing };
   if (history.some((message) => message.id === turn.turnId)) return { history, profile };
   return "not stored";
 }
 
+/** A token without health:read gets no profile in the instructions, as its tools read none. */
+async function readsProfile(deps: Deps, turn: ChatTurn): Promise<boolean> {
+  return await isAuthorized({ plans: deps.plans, ...turnCaller(turn) }, { scope: "health:read" });
+}
+
 /** Who the turn acts for: the account, its plan, and the OAuth scopes its tools keep to. */
-function callerOf(turn: ChatTurn): Caller {
+function turnCaller(turn: ChatTurn): Caller {
   return { accountId: turn.accountId, plan: turn.plan, ...(turn.scopes ? { scopes: new Set(turn.scopes) } : {}) };
 }
 
@@ -112,7 +118,7 @@ async function streamAnswer(
     model: languageModelFor(model, deps.env, offlineVocabulary(deps)),
     instructions: healthInstructions(conversation.profile, safety),
     messages: await convertToModelMessages(input),
-    tools: toAiSdkTools(CHAT_TOOLS, contextFor(deps, turn.turnId, callerOf(turn))),
+    tools: toAiSdkTools(CHAT_TOOLS, contextFor(deps, turn.turnId, turnCaller(turn))),
     stopWhen: isStepCount(MAX_STEPS),
     // Provider errors go to our log (the SDK would print them); the UI stream turns them into an error chunk.
     onError: ({ error }) => deps.log.warn("chat model error", { turnId: turn.turnId, model: model.id, error }),
@@ -134,7 +140,7 @@ async function relayAnswer(
 ): Promise<{ parts: StoredUIMessage["parts"]; failed: boolean; finishReason: string; usage: Usage }> {
   let reply: UIMessage | undefined;
   let failed = false;
-  const notices = noticeTracker(contextFor(deps, turn.turnId, callerOf(turn)), safety);
+  const notices = noticeRecorder(contextFor(deps, turn.turnId, turnCaller(turn)), safety);
   const stream = result.toUIMessageStream({
     generateMessageId: () => replyIdFor(turn.turnId),
     // "start" went out already, before the reads.

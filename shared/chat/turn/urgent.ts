@@ -139,7 +139,7 @@ function dataPart<T>(message: StoredUIMessage | undefined, type: string): T | nu
  * entry's (when the message had none) right after that tool's result. `stored` puts them in the
  * stored parts at the same places.
  */
-export function noticeTracker(ctx: Pick<Ctx, "sql" | "accountId">, safety: TurnSafety) {
+export function noticeRecorder(ctx: Pick<Ctx, "sql" | "accountId">, safety: TurnSafety) {
   const { notice } = safety;
   const entryInputs = new Map<string, unknown>();
   let entry: { afterToolCallId: string; notice: UrgentNotice } | undefined;
