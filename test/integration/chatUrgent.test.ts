@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { UIMessageChunk } from "ai";
 import { createApp } from "../../api/app";
-import { noticeTracker, safetyOf } from "../../shared/chat/turn/urgent";
+import { noticeRecorder, safetyOf } from "../../shared/chat/turn/urgent";
 import { closeDeps, createDeps, type Deps } from "../../shared/context/deps";
 import type { ChatReply } from "../../shared/conversations/schemas";
 import type { Env } from "../../shared/core/env";
@@ -211,15 +211,15 @@ describe("an entry the chat records", () => {
     const log = await createLog(ctx, { title: "This week", kind: "acute" });
     const entry = await addEntry(ctx, { logId: log.id, entry: { symptoms: ["chest_pain"], severity: 7 } });
     const quietTurn = safetyOf({ level: "none", presentations: [], reason: "a request" });
-    const tracker = noticeTracker(ctx, quietTurn);
-    expect(tracker.opening().map((chunk) => chunk.type)).toEqual(["data-triage"]);
+    const notices = noticeRecorder(ctx, quietTurn);
+    expect(notices.opening().map((chunk) => chunk.type)).toEqual(["data-triage"]);
     const input = { trackerId: log.id, entry: { symptoms: ["chest_pain"] } };
     expect(
-      tracker.after({ type: "tool-input-available", toolCallId: "c1", toolName: "add_health_log_entry", input }),
+      notices.after({ type: "tool-input-available", toolCallId: "c1", toolName: "add_health_log_entry", input }),
     ).toBeUndefined();
-    const extra = await tracker.after({ type: "tool-output-available", toolCallId: "c1", output: entry });
+    const extra = await notices.after({ type: "tool-output-available", toolCallId: "c1", output: entry });
     expect(extra?.[0]).toMatchObject({ type: "data-urgent", data: { source: "entry", signs: [{ id: "chest_pain" }] } });
-    const stored = tracker.stored([
+    const stored = notices.stored([
       { type: "step-start" },
       { type: "tool-add_health_log_entry", toolCallId: "c1" },
       { type: "text", text: "Saved." },
@@ -234,7 +234,7 @@ describe("an entry the chat records", () => {
     ]);
     // A mild entry adds nothing.
     const mild = await addEntry(ctx, { logId: log.id, entry: { symptoms: ["headache"] } });
-    const quiet = noticeTracker(ctx, quietTurn);
+    const quiet = noticeRecorder(ctx, quietTurn);
     quiet.after({ type: "tool-input-available", toolCallId: "c2", toolName: "add_health_log_entry", input });
     expect(await quiet.after({ type: "tool-output-available", toolCallId: "c2", output: mild })).toEqual([]);
   });
