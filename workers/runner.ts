@@ -13,8 +13,8 @@ import {
   type QueueName,
   selectQueues,
 } from "../shared/jobs/catalog";
-import { createJobMetricsRecorder } from "../shared/jobs/metrics";
 import { scheduleRepeatableJobs } from "../shared/jobs/queue";
+import { createJobMetricsRecorder } from "../shared/metrics/jobs";
 import "../shared/core/formats";
 import { finalFailure, processJob } from "./processors";
 

@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../shared/context/deps";
-import { EXPOSITION_CONTENT_TYPE } from "../../shared/core/metrics";
-import { authorizeScrape, exposeMetrics } from "../../shared/system/metricsExposition";
+import { authorizeScrape, exposeMetrics } from "../../shared/metrics/exposition";
+import { EXPOSITION_CONTENT_TYPE } from "../../shared/metrics/registry";
 import { failures } from "../openapi/declare";
 import { response } from "../openapi/media";
 
-/** GET /metrics for Prometheus; who may read it is decided in shared/system/metricsExposition.ts. */
+/** GET /metrics for Prometheus; who may read it is decided in shared/metrics/exposition.ts. */
 export function metricsRoutes(deps: Pick<Deps, "env" | "redis" | "queues" | "log">) {
   return new Elysia({ name: "routes/metrics" }).get(
     "/metrics",

@@ -1,6 +1,6 @@
 import type { Deps } from "../../shared/context/deps";
-import { chatStreamsActive } from "../../shared/core/serviceMetrics";
 import type { TurnFeed } from "../../shared/events/turnFeed";
+import { chatStreamsActive } from "../../shared/metrics/service";
 
 const encoder = new TextEncoder();
 const activeStreams = chatStreamsActive.labels();

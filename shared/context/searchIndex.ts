@@ -3,7 +3,7 @@ import { createMeili, type Meilisearch } from "../../search-index/client";
 import { meiliConnection } from "../../search-index/config";
 import { type Env, redisTarget } from "../core/env";
 import { createRedis, type Redis } from "../core/redis";
-import { searchCacheBytes, searchCacheEvents } from "../core/serviceMetrics";
+import { searchCacheBytes, searchCacheEvents } from "../metrics/service";
 
 /**
  * The search layer's clients for this process. search-index/ reads no configuration and records no

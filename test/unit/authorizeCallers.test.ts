@@ -13,7 +13,6 @@ const ROOT = join(import.meta.dir, "../..");
 const SERVICE = ["api", "workers", "shared", "search-index"];
 const RULES = /\b(missingScope|requireFeature|holdsScopes|requireScopes)\b/g;
 
-
 /** The rules a file outside shared/auth/ names (comments too: a rule named is a rule about to be called). */
 function rulesNamedIn(text: string): string[] {
   return [...new Set([...text.matchAll(RULES)].map((match) => match[1] as string))];

@@ -26,6 +26,7 @@ const LAYERS = [
   ["shared/core", "shared/data"],
   ["shared/db", "shared/storage", "shared/llm", "shared/records"],
   ["shared/jobs"],
+  ["shared/metrics"],
   ["shared/events", "shared/ratelimit"],
   ["shared/context"],
   [

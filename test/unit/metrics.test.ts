@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { routeMatcher } from "../../api/plugins/routeTable";
-import { Counter, Gauge, Histogram, Registry, renderMetrics } from "../../shared/core/metrics";
+import { Counter, Gauge, Histogram, Registry, renderMetrics } from "../../shared/metrics/registry";
 import { checkHistograms, parseExposition, samplesOf, sumOf } from "../helpers/prometheus";
 
 describe("metrics registry", () => {

@@ -1,7 +1,7 @@
-import { Gauge, Histogram } from "../core/metrics";
 import type { Redis } from "../core/redis";
-import { QUEUES, type QueueName } from "./catalog";
-import type { Queues } from "./queue";
+import { QUEUES, type QueueName } from "../jobs/catalog";
+import type { Queues } from "../jobs/queue";
+import { Gauge, Histogram } from "./registry";
 
 /**
  * Job metrics for a cluster whose workers run in other processes than the API. Queue depths are read

@@ -1,6 +1,6 @@
 import type { AnyElysia } from "elysia";
-import type { CounterChild, HistogramChild } from "../../shared/core/metrics";
-import { httpRequestDuration, httpRequests } from "../../shared/core/serviceMetrics";
+import type { CounterChild, HistogramChild } from "../../shared/metrics/registry";
+import { httpRequestDuration, httpRequests } from "../../shared/metrics/service";
 import { stateOf } from "../requestState";
 import { pathOf } from "./access";
 import { routeMiss, toAppError } from "./errors";

@@ -1,11 +1,22 @@
 import { timingSafeEqual } from "node:crypto";
 import { Cluster } from "ioredis";
-import type { Deps } from "../context/deps";
+import type { Env } from "../core/env";
 import { AppError } from "../core/errors";
-import { Gauge, renderMetrics } from "../core/metrics";
+import type { Logger } from "../core/log";
+import type { Redis } from "../core/redis";
 import { clusterState } from "../core/redisState";
-import { processMetrics } from "../core/serviceMetrics";
-import { readJobDurations, readQueueDepths } from "../jobs/metrics";
+import type { Queues } from "../jobs/queue";
+import { readJobDurations, readQueueDepths } from "./jobs";
+import { Gauge, renderMetrics } from "./registry";
+import { processMetrics } from "./service";
+
+/** What the exposition reads: the process's Redis, queues, key prefix and logger. */
+interface Sources {
+  redis: Redis;
+  queues: Queues;
+  env: Pick<Env, "REDIS_PREFIX">;
+  log: Logger;
+}
 
 /** Where a scrape comes from, as the HTTP layer sees it. */
 export interface ScrapeOrigin {
@@ -49,7 +60,7 @@ function sameSecret(given: string, expected: string): boolean {
  * Redis being away does not fail the scrape: the queue families are left out and
  * `queue_metrics_available` says so.
  */
-export async function exposeMetrics(deps: Pick<Deps, "redis" | "queues" | "env" | "log">): Promise<string> {
+export async function exposeMetrics(deps: Sources): Promise<string> {
   const available = new Gauge(
     "queue_metrics_available",
     "1 when this scrape read queue depths and job durations from Redis, 0 when Redis did not answer.",
@@ -71,7 +82,7 @@ export async function exposeMetrics(deps: Pick<Deps, "redis" | "queues" | "env" 
 }
 
 /** On a Redis Cluster: its state as the client's node sees it, and which primaries answer this process. */
-async function clusterMetrics(deps: Pick<Deps, "redis" | "log">): Promise<string> {
+async function clusterMetrics(deps: Pick<Sources, "redis" | "log">): Promise<string> {
   if (!(deps.redis instanceof Cluster)) return "";
   const gauges = {
     ok: new Gauge("redis_cluster_state_ok", "1 when CLUSTER INFO reports cluster_state:ok, else 0.", []),

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from "./metrics";
+import { Counter, Gauge, Histogram, Registry } from "./registry";
 
 /**
  * The metrics a process keeps in memory, declared once (the README's "Metrics" table mirrors this
