@@ -2,7 +2,7 @@ import type { CompleteResult } from "@modelcontextprotocol/server";
 import type { Feature } from "../../shared/auth/access";
 import { isAuthorized } from "../../shared/auth/authorize";
 import type { Scope } from "../../shared/auth/scopes";
-import { searchConditions } from "../../shared/conditions/verbs";
+import { searchConditions } from "../../shared/conditions/lookup";
 import type { Ctx } from "../../shared/context/ctx";
 import { codePoints } from "../../shared/core/text";
 import { logNamesStartingWith } from "../../shared/health/logNames";

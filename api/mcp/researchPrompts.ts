@@ -1,9 +1,9 @@
 import { Type as T } from "@sinclair/typebox";
-import { lookupCondition } from "../../shared/conditions/verbs";
+import { lookupCondition } from "../../shared/conditions/lookup";
 import { AppError } from "../../shared/core/errors";
 import { Text } from "../../shared/core/text";
+import { searchPapersFielded } from "../../shared/papers/catalog";
 import { papersOf } from "../../shared/papers/page";
-import { searchPapersFielded } from "../../shared/papers/verbs";
 import type { Paper } from "../../shared/records/paper";
 import { definePrompt, userResource, userText } from "./promptKit";
 import { jsonContents, resourceUri } from "./resources";

@@ -2,7 +2,7 @@ import type { Resource } from "@modelcontextprotocol/server";
 import { isAuthorized } from "../../shared/auth/authorize";
 import type { Scope } from "../../shared/auth/scopes";
 import type { Ctx } from "../../shared/context/ctx";
-import { listChats } from "../../shared/conversations/verbs";
+import { listChats } from "../../shared/conversations/chats";
 import { codePoints } from "../../shared/core/text";
 import { listLogs } from "../../shared/health/logs";
 import { listPanels } from "../../shared/labs/panels";

@@ -6,15 +6,15 @@ import type {
 import type { Feature } from "../../shared/auth/access";
 import type { Scope } from "../../shared/auth/scopes";
 import type { Ctx } from "../../shared/context/ctx";
-import { readChatTranscript } from "../../shared/conversations/verbs";
+import { readChatTranscript } from "../../shared/conversations/chats";
 import { clipErrorText } from "../../shared/core/errors";
 import { isUuid } from "../../shared/core/formats";
 import { codePoints } from "../../shared/core/text";
 import { summarizeLog } from "../../shared/health/logReports";
 import { getLog } from "../../shared/health/logs";
 import { getPanel } from "../../shared/labs/panels";
+import { getPaper } from "../../shared/papers/catalog";
 import { isArxivId } from "../../shared/papers/ids";
-import { getPaper } from "../../shared/papers/verbs";
 import { answered, authorized, invalidParams, resourceNotFound } from "./errors";
 import { SCOPE_META } from "./meta";
 

@@ -2,19 +2,19 @@ import { Elysia, t } from "elysia";
 import { contextFor } from "../../shared/context/ctx";
 import type { Deps } from "../../shared/context/deps";
 import {
-  ChatListSchema,
-  ChatPatchSchema,
-  ChatSummarySchema,
-  ConversationSchema,
-} from "../../shared/conversations/schemas";
-import {
   listChats,
   patchChat,
   readSharedChat,
   removeChat,
   revokeChatShares,
   shareChat,
-} from "../../shared/conversations/verbs";
+} from "../../shared/conversations/chats";
+import {
+  ChatListSchema,
+  ChatPatchSchema,
+  ChatSummarySchema,
+  ConversationSchema,
+} from "../../shared/conversations/schemas";
 import { Text } from "../../shared/core/text";
 import { failures } from "../openapi/declare";
 import { ctxOf, stateOf } from "../requestState";

@@ -4,6 +4,7 @@ import type { Served } from "../../search-index/answerCache";
 import type { Deps } from "../../shared/context/deps";
 import { invalidRequest } from "../../shared/core/errors";
 import { Text } from "../../shared/core/text";
+import { getPaper, searchPapersFielded, searchPaperTitles } from "../../shared/papers/catalog";
 import { PaginationSchema, type PaperPageJson, PaperPageSchema, pageJson } from "../../shared/papers/page";
 import {
   DEFAULT_LIMIT,
@@ -13,7 +14,6 @@ import {
   PAGE_BOUNDS,
   PaperFiltersSchema,
 } from "../../shared/papers/schemas";
-import { getPaper, searchPapersFielded, searchPaperTitles } from "../../shared/papers/verbs";
 import { PaperSchema } from "../../shared/records/paper";
 import { failures } from "../openapi/declare";
 import { jsonResponse } from "../plugins/largeBodies";

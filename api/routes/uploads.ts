@@ -4,13 +4,13 @@ import type { Deps } from "../../shared/context/deps";
 import { publicUrl } from "../../shared/core/env";
 import type { ErrorKind } from "../../shared/core/errors";
 import { Text } from "../../shared/core/text";
+import { completeUpload, getUpload, presignUpload, receiveSignedUpload } from "../../shared/uploads/files";
 import {
   PresignInputSchema,
   PresignResultSchema,
   UploadInfoSchema,
   UploadStatusSchema,
 } from "../../shared/uploads/schemas";
-import { completeUpload, getUpload, presignUpload, receiveSignedUpload } from "../../shared/uploads/verbs";
 import { failures } from "../openapi/declare";
 import { requestBody } from "../openapi/media";
 import { ctxOf, stateOf } from "../requestState";

@@ -3,8 +3,8 @@ import { describeAccount } from "../auth/describeAccount";
 import { AccountInfoSchema } from "../auth/schemas";
 import { AppError } from "../core/errors";
 import { Text } from "../core/text";
+import { getUpload } from "../uploads/files";
 import { UploadInfoSchema } from "../uploads/schemas";
-import { getUpload } from "../uploads/verbs";
 import { READ_ONLY } from "./annotations";
 import { defineTool } from "./types";
 

@@ -1,7 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
+import { getCondition, lookupCondition, PAPERS_DEFAULT, searchConditions } from "../conditions/lookup";
 import { ConditionDetailSchema, ConditionLookupSchema, ConditionSearchSchema } from "../conditions/schemas";
 import { SEARCH_DEFAULT } from "../conditions/searchInput";
-import { getCondition, lookupCondition, PAPERS_DEFAULT, searchConditions } from "../conditions/verbs";
 import { Text } from "../core/text";
 import { READ_ONLY } from "./annotations";
 import { defineTool } from "./types";

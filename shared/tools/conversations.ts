@@ -1,6 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
+import { getConversation, listChats, patchChat, removeChat, shareChat } from "../conversations/chats";
 import { ChatListSchema, ChatSummarySchema, ConversationSchema } from "../conversations/schemas";
-import { getConversation, listChats, patchChat, removeChat, shareChat } from "../conversations/verbs";
 import { AppError } from "../core/errors";
 import { Text } from "../core/text";
 import { ModelInfoSchema, modelsForPlan } from "../llm/models";

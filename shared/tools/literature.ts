@@ -1,7 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import { Text } from "../core/text";
+import { searchPapersFielded } from "../papers/catalog";
 import { PaginationSchema, papersOf } from "../papers/page";
-import { searchPapersFielded } from "../papers/verbs";
 import { PaperSchema } from "../records/paper";
 import { READ_ONLY } from "./annotations";
 import { defineTool } from "./types";

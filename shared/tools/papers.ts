@@ -1,5 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
 import { Text } from "../core/text";
+import { getPapers, paperCategories, paperFacets, searchPapersFielded, searchPaperTitles } from "../papers/catalog";
 import { PaginationSchema, type PaperPageJson, PaperPageSchema, papersOf } from "../papers/page";
 import {
   daySchema,
@@ -11,7 +12,6 @@ import {
   sortOrderSchema,
 } from "../papers/schemas";
 import { FILTER_KEYS } from "../papers/search/advancedSearch";
-import { getPapers, paperCategories, paperFacets, searchPapersFielded, searchPaperTitles } from "../papers/verbs";
 import { type Paper, PaperSchema } from "../records/paper";
 import { READ_ONLY } from "./annotations";
 import { defineTool } from "./types";

@@ -1,6 +1,6 @@
 import type { SystemCtx } from "../context/ctx";
 import { uploadKey } from "../storage/storage";
-import { inspectUpload } from "./process";
+import { inspectUpload } from "./inspect";
 import { deleteExpiredPending, findUploadById, moveUpload, replacePages } from "./repository";
 
 type ProcessingCtx = Pick<SystemCtx, "sql" | "uploads">;

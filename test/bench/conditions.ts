@@ -9,7 +9,7 @@
  */
 import { stopProcess } from "../../scripts/lib/processes";
 import { createAccount } from "../../shared/auth/accounts";
-import { lookupCondition } from "../../shared/conditions/verbs";
+import { lookupCondition } from "../../shared/conditions/lookup";
 import { startWorkers } from "../../workers/runner";
 import { benchWorld, formatResult, loadDemoData, serve, type WrkResult, wrk } from "./world";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseLabReport } from "../../shared/labs/extract/index";
 import type { ParsedResult } from "../../shared/labs/extract/types";
-import { inspectUpload } from "../../shared/uploads/process";
+import { inspectUpload } from "../../shared/uploads/inspect";
 import { LAB_REPORTS, type LabReportFixture, prosePdf, type TruthResult } from "../helpers/labReports";
 
 /** The text of each page, through the same extraction uploads get (unpdf, pdf.js). */

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { getCondition, lookupCondition, PAPERS_DEFAULT, searchConditions } from "../../../shared/conditions/lookup";
 import { LookupCache } from "../../../shared/conditions/lookupCache";
 import {
   ConditionDetailSchema,
@@ -7,7 +8,6 @@ import {
   ConditionSearchSchema,
 } from "../../../shared/conditions/schemas";
 import { SEARCH_DEFAULT } from "../../../shared/conditions/searchInput";
-import { getCondition, lookupCondition, PAPERS_DEFAULT, searchConditions } from "../../../shared/conditions/verbs";
 import type { Deps } from "../../../shared/context/deps";
 import type { ErrorKind } from "../../../shared/core/errors";
 import { Text } from "../../../shared/core/text";

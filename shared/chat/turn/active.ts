@@ -1,6 +1,6 @@
 import type { Ctx } from "../../context/ctx";
 import type { Deps } from "../../context/deps";
-import { ownedChat } from "../../conversations/verbs";
+import { ownedChat } from "../../conversations/chats";
 import { redisKeys } from "../../core/redis";
 import { unavailable } from "../../core/unavailable";
 import { openTurnFeed, type TurnFeed } from "../../events/turnFeed";

@@ -1,7 +1,7 @@
 import type { Ctx } from "../../context/ctx";
+import { ownedChat } from "../../conversations/chats";
 import type { ChatRequest, StoredUIMessage } from "../../conversations/schemas";
 import { chatMessages, type UserTurn } from "../../conversations/turns";
-import { ownedChat } from "../../conversations/verbs";
 import { AppError } from "../../core/errors";
 import { unavailable } from "../../core/unavailable";
 import type { ChatTurn } from "../../jobs/payloads/chatTurn";
