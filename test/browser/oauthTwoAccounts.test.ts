@@ -18,7 +18,7 @@ import { type WebUser, webUser } from "../helpers/website";
  * A shared computer: two accounts, one after the other, in ONE Chromium context. The authorization
  * server's own login must never outlive the website session, so B is asked on a consent page that
  * names B and gets a token for B, and with nobody signed in the browser goes to sign in, never back
- * to the client with a code. (test/integration/oauthSessions.test.ts runs the same over plain HTTP.)
+ * to the client with a code. (test/integration/auth/oauthSessions.test.ts runs the same over plain HTTP.)
  */
 let site: Site;
 let alice: WebUser;

@@ -10,7 +10,8 @@ type Operation = {
 };
 export type Doc = { paths: Record<string, Record<string, Operation>> };
 
-export const INDEX_START = "<!-- endpoint index: generated from /openapi.json by test/integration/openapi.test.ts -->";
+export const INDEX_START =
+  "<!-- endpoint index: generated from /openapi.json by test/integration/api/openapi.test.ts -->";
 export const INDEX_END = "<!-- end of endpoint index -->";
 
 /** Which docs page explains each tag. */

@@ -13,7 +13,7 @@ import {
 } from "./fuzzValues";
 
 /**
- * Request generators for the fuzz suite (test/integration/fuzz.test.ts): every operation of the
+ * Request generators for the fuzz suite (test/integration/api/fuzz.test.ts): every operation of the
  * app's own OpenAPI document becomes an arbitrary of bad and boundary requests; raw HTTP for a real
  * port. The checks on the answers are in fuzzChecks.ts.
  */

@@ -1,0 +1,129 @@
+import { describe, expect, test } from "bun:test";
+import { waitFor } from "../../../scripts/lib/processes";
+import { redisKeys } from "../../../shared/core/redis";
+import { followToEnd, openTurnFeed, QUIET_CATCH_UP_MS } from "../../../shared/events/turnFeed";
+import { LOG_TTL_AFTER_END_SECONDS, replayTurn, turnPublisher } from "../../../shared/events/turnLog";
+import { testDeps } from "../../helpers/infra";
+
+describe("a chat turn's Redis log", () => {
+  test("is kept while the turn runs and expires soon after its end", async () => {
+    const deps = await testDeps();
+    const turnId = Bun.randomUUIDv7();
+    const key = redisKeys(deps.env.REDIS_PREFIX).turnLog(turnId);
+    const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turnId);
+
+    await publisher.publish({ chunk: { type: "start" } });
+    await publisher.publish({ chunk: { type: "text-start", id: "t" } });
+    // A turn may run for minutes: its log must outlive it for late readers and reconnects.
+    expect(await deps.redis.ttl(key)).toBeGreaterThan(600);
+
+    await publisher.publish({ end: "ok" });
+    const ttl = await deps.redis.ttl(key);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(LOG_TTL_AFTER_END_SECONDS);
+    // Until then a relay that subscribed just before the end still replays every event.
+    expect((await replayTurn(deps.redis, deps.env.REDIS_PREFIX, turnId, 0)).map((e) => e.seq)).toEqual([1, 2, 3]);
+  });
+
+  test("a follower gets every event exactly once, in order, whether it was published before, while or after it subscribed", async () => {
+    const deps = await testDeps();
+    const turnId = Bun.randomUUIDv7();
+    const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turnId);
+    const text = (id: string) => ({ chunk: { type: "text-start" as const, id } });
+    await publisher.publish({ chunk: { type: "start" } });
+    const seen: number[] = [];
+    const feed = openTurnFeed(deps, turnId, 0);
+    // Runs while the subscription is being set up, as the enqueue of a new turn does.
+    await publisher.publish(text("a"));
+    await publisher.publish(text("b"));
+    setTimeout(async () => {
+      await publisher.publish(text("c"));
+      await publisher.publish({ end: "ok" });
+    }, 20);
+    const result = await followToEnd(feed, (event) => seen.push(event.seq));
+    expect(result).toBe("ok");
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  test("events published in one burst reach a subscriber and the log once each, in order", async () => {
+    const deps = await testDeps();
+    const turnId = Bun.randomUUIDv7();
+    const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turnId);
+    const seen: number[] = [];
+    const done = followToEnd(openTurnFeed(deps, turnId, 0), (event) => seen.push(event.seq));
+    await Bun.sleep(50);
+    // As the offline model does: a whole answer in one task, nothing awaited in between.
+    const sends = [publisher.publish({ chunk: { type: "start" } })];
+    for (let i = 0; i < 30; i++)
+      sends.push(publisher.publish({ chunk: { type: "text-delta", id: "t", delta: `${i}` } }));
+    sends.push(publisher.publish({ end: "ok" }));
+    await Promise.all(sends);
+    expect(await done).toBe("ok");
+    const all = Array.from({ length: 32 }, (_, i) => i + 1);
+    expect(seen).toEqual(all);
+    expect((await replayTurn(deps.redis, deps.env.REDIS_PREFIX, turnId, 0)).map((e) => e.seq)).toEqual(all);
+  });
+
+  test("a follower passes events on while its `start` is still running", async () => {
+    const deps = await testDeps();
+    const turnId = Bun.randomUUIDv7();
+    const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turnId);
+    let delivered: () => void = () => {};
+    const firstDelivered = new Promise<void>((resolve) => (delivered = resolve));
+    const following = followToEnd(openTurnFeed(deps, turnId, 0), (event) => {
+      if (event.seq === 1) delivered();
+    });
+    // Like a new turn whose job is picked up before the API's own writes return: this work ends
+    // only after the turn's first chunk reached the follower.
+    await publisher.publish({ chunk: { type: "start" } });
+    await firstDelivered;
+    await publisher.publish({ end: "ok" });
+    const result = await following;
+    expect(result).toBe("ok");
+  });
+
+  test("an event past a gap waits while the log is read for the missing one (lost by pub/sub)", async () => {
+    const deps = await testDeps();
+    const turnId = Bun.randomUUIDv7();
+    const keys = redisKeys(deps.env.REDIS_PREFIX);
+    const logged = (seq: number, event: object) =>
+      deps.redis.xadd(keys.turnLog(turnId), "*", "e", JSON.stringify({ seq, ...event }));
+    const published = async (seq: number, event: object) => {
+      await logged(seq, event);
+      await deps.redis.spublish(keys.turnChannel(turnId), JSON.stringify({ seq, ...event }));
+    };
+    const seen: number[] = [];
+    const following = followToEnd(openTurnFeed(deps, turnId, 0), (event) => seen.push(event.seq));
+    // Live before anything is sent, so the events come through the channel and the gap is a real one.
+    await waitFor("subscribed", async () => {
+      const [, count] = (await deps.redis.call("PUBSUB", "SHARDNUMSUB", keys.turnChannel(turnId))) as [string, number];
+      return count === 1;
+    });
+    await published(1, { chunk: { type: "start" } });
+    // Logged but never published: what a failover or a reconnect of the subscriber loses.
+    await logged(2, { chunk: { type: "text-start", id: "t" } });
+    await published(3, { chunk: { type: "text-end", id: "t" } });
+    await published(4, { end: "ok" });
+    expect(await following).toBe("ok");
+    expect(seen).toEqual([1, 2, 3, 4]);
+  });
+
+  test("a lost `end` is found in the log once the feed has been quiet, not at the turn's timeout", async () => {
+    const deps = await testDeps();
+    const turnId = Bun.randomUUIDv7();
+    const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turnId);
+    const seen: number[] = [];
+    const following = followToEnd(openTurnFeed(deps, turnId, 0), (event) => seen.push(event.seq));
+    await publisher.publish({ chunk: { type: "start" } });
+    await deps.redis.xadd(
+      redisKeys(deps.env.REDIS_PREFIX).turnLog(turnId),
+      "*",
+      "e",
+      JSON.stringify({ seq: 2, end: "ok" }),
+    );
+    const started = performance.now();
+    expect(await following).toBe("ok");
+    expect(seen).toEqual([1, 2]);
+    expect(performance.now() - started).toBeLessThan(QUIET_CATCH_UP_MS * 3);
+  });
+});
