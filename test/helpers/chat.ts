@@ -67,6 +67,24 @@ export function sseEvents(response: Response) {
         buffer += decoder.decode(value, { stream: true });
       }
     },
+    /**
+     * Reads until `count` keep-alive comments have come, leaving any event for `next`: a stream
+     * that is quiet on purpose (a stalled tool) shows it is alive this way.
+     */
+    async untilKeepAlives(count: number): Promise<void> {
+      while (comments < count) {
+        const end = buffer.indexOf("\n\n");
+        if (end !== -1 && buffer.startsWith(":")) {
+          if (buffer.startsWith(": keep-alive")) comments += 1;
+          buffer = buffer.slice(end + 2);
+          continue;
+        }
+        if (end !== -1) throw new Error(`An event came before ${count} keep-alives: ${buffer.slice(0, end)}`);
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`The stream ended after ${comments} of ${count} keep-alives`);
+        buffer += decoder.decode(value, { stream: true });
+      }
+    },
     /** Reads until an event's chunk has this type; returns the events read. */
     async until(type: string) {
       const seen: { id?: number; data: string }[] = [];

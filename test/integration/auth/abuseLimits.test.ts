@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { createApp } from "../../../api/app";
-import { freePort } from "../../../scripts/lib/processes";
+import { freePort, waitFor } from "../../../scripts/lib/processes";
 import { sweepOAuthRecords } from "../../../shared/auth/oauth/sweep";
 import { SIGNIN_ACCOUNT_MAX_FAILURES, SIGNIN_ACCOUNT_TURN_SECONDS } from "../../../shared/auth/webAuth";
 import type { Deps } from "../../../shared/context/deps";
@@ -81,8 +81,9 @@ describe("sign-in throttles behind a proxy", () => {
     expect(retryAfter).toBeLessThanOrEqual(SIGNIN_ACCOUNT_TURN_SECONDS);
     // When the turn ends (shortened here), the owner signs in.
     const digest = createHash("sha256").update(target.email.toLowerCase()).digest("hex");
-    await deps.redis.pexpire(`${deps.env.REDIS_PREFIX}:signin-turn:${digest}`, 1);
-    await Bun.sleep(20);
+    const turn = `${deps.env.REDIS_PREFIX}:signin-turn:${digest}`;
+    await deps.redis.pexpire(turn, 1);
+    await waitFor("the sign-in turn to end", async () => (await deps.redis.exists(turn)) === 0);
     expect((await signIn(target.email, TEST_PASSWORD, "198.51.100.8")).status).toBe(200);
   });
 

@@ -26,8 +26,8 @@ describe("a chat turn whose Redis sends fail", () => {
         modelId: OFFLINE_MODEL_ID,
       };
       await expect(runChatTurn({ ...deps, redis: broken }, turn)).rejects.toThrow();
-      // Rejections nobody handled are reported after the current task: give them the chance.
-      await Bun.sleep(50);
+      // Rejections nobody handled are reported after the current task: let the pending tasks run.
+      await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
       expect(unhandled).toEqual([]);
     } finally {
       process.off("unhandledRejection", onUnhandled);

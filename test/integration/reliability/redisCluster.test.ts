@@ -305,7 +305,9 @@ describe("the service on a 3-primary Redis Cluster", () => {
       },
       { pauseMs: 40 },
     );
-    await Bun.sleep(1500);
+    // The kill lands under load: every writer has had answers before it.
+    const answered = () => new Set(load.outcomes.filter((o) => o.status >= 200 && o.status < 300).map((o) => o.writer));
+    await waitFor("every writer answered", async () => answered().size === 6);
     const victim = await cluster.primaryForKey(queuePrefix(env.REDIS_PREFIX, "chat"));
     const killedAt = load.elapsed();
     await cluster.kill(victim);
