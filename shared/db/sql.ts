@@ -17,7 +17,7 @@ export function createSql(url: string, options: { max?: number } = {}): Sql {
     connect_timeout: 5,
     // Seconds before a closed connection reconnects. The default grows to 20 s after a few failed
     // attempts, so after a short outage queries waited that long for a connection (and requests hung)
-    // although PostgreSQL was back; a 1 s cap bounds the wait (test/integration/faultsOutages.test.ts).
+    // although PostgreSQL was back; a 1 s cap bounds the wait (test/integration/reliability/faultsOutages.test.ts).
     backoff: (attempt: number) => Math.min(0.05 * 2 ** attempt, 1),
     onnotice: () => {},
     // Column names stay snake_case in SQL; repositories alias to camelCase explicitly.
