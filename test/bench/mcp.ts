@@ -36,7 +36,9 @@ if (!Bun.which("wrk")) {
 
 const world = await benchWorld();
 const workers = await startWorkers(world.deps, { queues: ["papers"] });
-const server = await serve("full", world.childEnv);
+// BENCH_PROFILE=<dir>: the API writes a CPU profile there (Bun's --cpu-prof, markdown) when it stops.
+const profile = process.env.BENCH_PROFILE ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+const server = await serve("full", world.childEnv, profile);
 try {
   const ingest = Bun.spawn([process.execPath, "scripts/papers-ingest.ts", DEMO_PAPERS], {
     env: world.childEnv,
