@@ -9,6 +9,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { Value } from "@sinclair/typebox/value";
+import { isAuthorized } from "../../shared/auth/authorize";
 import type { Ctx } from "../../shared/context/ctx";
 import { publicUrl } from "../../shared/core/env";
 import { clipErrorText } from "../../shared/core/errors";
@@ -50,8 +51,11 @@ export async function callTool(
   const tool = TOOLS_BY_NAME.get(name);
   if (!tool) return failure(`Unknown tool "${name}". Call tools/list for the available tools.`);
   // As for a REST body: a reserved key first, whatever the schema says; unstorable text once it fits.
-  const unstorable = reservedKey(args) ?? (Value.Check(tool.input, args) ? unstorableText(args) : undefined);
-  if (unstorable) return failure(`Invalid arguments for ${name}: ${unstorable.path}: ${unstorable.message}`);
+  // Only for a caller holding the tool's scope: one without it hears only that (from runTool).
+  if (await isAuthorized(ctx, { scope: tool.scope })) {
+    const unstorable = reservedKey(args) ?? (Value.Check(tool.input, args) ? unstorableText(args) : undefined);
+    if (unstorable) return failure(`Invalid arguments for ${name}: ${unstorable.path}: ${unstorable.message}`);
+  }
   const chosen = modern && name === "health_chat" ? chosenModel(ctx, request) : undefined;
   try {
     const result = await runTool(tool, ctx, chosen ? { ...args, model: chosen } : args);
