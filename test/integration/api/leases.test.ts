@@ -49,6 +49,33 @@ describe("rate-limit leases", () => {
     expect(entries).toBeLessThan(logged);
   });
 
+  test("far from the limit, most requests make no Redis round trip for the limit: counted with MONITOR", async () => {
+    const account = await createTestAccount(deps, "pro");
+    const app = createApp(deps);
+    const rateKey = redisKeys(deps.env.REDIS_PREFIX).rateLimit(account.accountId);
+    const monitor = await deps.redis.duplicate().monitor();
+    // Round trips only: MONITOR also lists the commands a script runs, with "lua" as their source.
+    let roundTrips = 0;
+    monitor.on("monitor", (_time: string, args: string[], source: string) => {
+      if (source !== "lua" && args.some((arg) => arg.includes(rateKey))) roundTrips += 1;
+    });
+    const REQUESTS = 200;
+    for (let i = 0; i < REQUESTS; i++) {
+      expect((await call(app, "/api/v1/account", { key: account.apiKey })).status).toBe(200);
+    }
+    // MONITOR reports commands as they run: the probe below is seen once everything before it was.
+    await waitFor("the monitor to catch up", async () => {
+      const before = roundTrips;
+      await deps.redis.zcard(rateKey);
+      await Bun.sleep(0);
+      return roundTrips > before;
+    });
+    monitor.disconnect();
+    // Each lease serves many requests from memory; one round trip per request would be 200.
+    expect(roundTrips).toBeGreaterThan(1);
+    expect(roundTrips).toBeLessThanOrEqual(REQUESTS / 8);
+  });
+
   test("leases never admit more than the limit across processes, and unused slots come back", async () => {
     const account = await createTestAccount(deps, "plus");
     const apps = [createApp(deps), createApp(deps)];
