@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import type { Redis as IORedis } from "ioredis";
 import { createApp } from "../../../api/app";
 import { waitFor } from "../../../scripts/lib/processes";
 import { createKey, revokeKey } from "../../../shared/auth/accounts";
@@ -53,7 +54,8 @@ describe("rate-limit leases", () => {
     const account = await createTestAccount(deps, "pro");
     const app = createApp(deps);
     const rateKey = redisKeys(deps.env.REDIS_PREFIX).rateLimit(account.accountId);
-    const monitor = await deps.redis.duplicate().monitor();
+    // The tests' Redis is a single server (MONITOR is per node).
+    const monitor = await (deps.redis as IORedis).duplicate().monitor();
     // Round trips only: MONITOR also lists the commands a script runs, with "lua" as their source.
     let roundTrips = 0;
     monitor.on("monitor", (_time: string, args: string[], source: string) => {
