@@ -15,3 +15,5 @@ export const PROTOCOL_VERSIONS = [
 export const MODERN_PROTOCOL_VERSION = PROTOCOL_VERSIONS[0];
 /** Newest 2025-era version: what an `initialize` asking for one we do not speak is answered with. */
 export const NEWEST_LEGACY_VERSION = PROTOCOL_VERSIONS[1];
+/** The 2025-era versions, which `initialize` negotiates. */
+export const LEGACY_VERSIONS: ReadonlySet<string> = new Set(PROTOCOL_VERSIONS.slice(1));

@@ -4,7 +4,7 @@ import type { Ctx } from "../../shared/context/ctx";
 import { complete } from "./completions";
 import { checked, invalidParams } from "./errors";
 import { getPrompt, PROMPT_LIST } from "./prompts";
-import { MODERN_PROTOCOL_VERSION, NEWEST_LEGACY_VERSION, PROTOCOL_VERSIONS } from "./protocol";
+import { LEGACY_VERSIONS, NEWEST_LEGACY_VERSION, PROTOCOL_VERSIONS } from "./protocol";
 import { listResources } from "./resourceList";
 import { RESOURCE_TEMPLATES, readResource } from "./resources";
 import { callTool, TOOL_LIST } from "./tools";
@@ -23,8 +23,6 @@ const CAPABILITIES = {
   completions: {},
   logging: {},
 };
-
-const LEGACY_VERSIONS = new Set<string>(PROTOCOL_VERSIONS.filter((version) => version !== MODERN_PROTOCOL_VERSION));
 
 const HOUR = 3_600_000;
 /**
@@ -83,17 +81,6 @@ export function buildServer(ctx: Ctx, era: "modern" | "legacy"): Server {
       ANY,
       (params: unknown, request: ServerContext) => answer(params as Params, request) as never,
     );
-  if (!modern) {
-    // The SDK's own handler turns malformed params into -32603 with its parser's dump.
-    on("initialize", (params) => {
-      const { protocolVersion } = checked("initialize", specTypeSchemas.InitializeRequestParams, params);
-      return {
-        protocolVersion: LEGACY_VERSIONS.has(protocolVersion) ? protocolVersion : NEWEST_LEGACY_VERSION,
-        capabilities: CAPABILITIES,
-        serverInfo: SERVER_INFO,
-      };
-    });
-  }
   // The SDK has checked the params against its tools/call schema; the arguments are read as sent,
   // since its parsed copy drops a `__proto__` key, which a tool refuses like any REST body does.
   on("tools/call", (params, request) => {
@@ -101,25 +88,16 @@ export function buildServer(ctx: Ctx, era: "modern" | "legacy"): Server {
     const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
     return callTool(ctx, name, args ?? {}, request.mcpReq, modern);
   });
-  on("tools/list", (params) => {
-    checked("tools/list", specTypeSchemas.PaginatedRequestParams, params ?? {});
-    return { tools: TOOL_LIST };
-  });
-  on("resources/templates/list", (params) => {
-    checked("resources/templates/list", specTypeSchemas.PaginatedRequestParams, params ?? {});
-    return { resourceTemplates: RESOURCE_TEMPLATES };
-  });
-  on("resources/list", (params) => {
-    const { cursor } = checked("resources/list", specTypeSchemas.PaginatedRequestParams, params ?? {});
-    return listResources(ctx, cursor);
-  });
-  on("resources/read", async (params) => {
+  // The four lists: each checks its paging params; only the caller's resources page.
+  const paged = (method: string, answer: (cursor: string | undefined) => unknown) =>
+    on(method, (params) => answer(checked(method, specTypeSchemas.PaginatedRequestParams, params ?? {}).cursor));
+  paged("tools/list", () => ({ tools: TOOL_LIST }));
+  paged("resources/templates/list", () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+  paged("resources/list", (cursor) => listResources(ctx, cursor));
+  paged("prompts/list", () => ({ prompts: PROMPT_LIST }));
+  on("resources/read", (params) => {
     const { uri } = checked("resources/read", specTypeSchemas.ReadResourceRequestParams, params);
     return readResource(ctx, uri, modern);
-  });
-  on("prompts/list", (params) => {
-    checked("prompts/list", specTypeSchemas.PaginatedRequestParams, params ?? {});
-    return { prompts: PROMPT_LIST };
   });
   on("prompts/get", (params) => {
     const { name, arguments: parsed } = checked("prompts/get", specTypeSchemas.GetPromptRequestParams, params);
@@ -130,9 +108,18 @@ export function buildServer(ctx: Ctx, era: "modern" | "legacy"): Server {
   on("completion/complete", (params) =>
     complete(ctx, checked("completion/complete", specTypeSchemas.CompleteRequestParams, params)),
   );
-  // 2025 only (the 2026 era carries the level per request, and the SDK refuses this method there):
-  // stateless, so a valid level is acknowledged and forgotten; an unknown one is -32602.
   if (!modern) {
+    // 2025 only. The SDK's own initialize turns malformed params into -32603 with its parser's dump.
+    on("initialize", (params) => {
+      const { protocolVersion } = checked("initialize", specTypeSchemas.InitializeRequestParams, params);
+      return {
+        protocolVersion: LEGACY_VERSIONS.has(protocolVersion) ? protocolVersion : NEWEST_LEGACY_VERSION,
+        capabilities: CAPABILITIES,
+        serverInfo: SERVER_INFO,
+      };
+    });
+    // The 2026 era carries the level per request (the SDK refuses this method there). Stateless, so
+    // a valid level is acknowledged and forgotten; an unknown one is -32602.
     on("logging/setLevel", (params) => {
       checked("logging/setLevel", specTypeSchemas.SetLevelRequestParams, params);
       return {};

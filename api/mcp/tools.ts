@@ -8,14 +8,12 @@ import {
   ProtocolErrorCode,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { Value } from "@sinclair/typebox/value";
-import { isAuthorized } from "../../shared/auth/authorize";
 import type { Ctx } from "../../shared/context/ctx";
 import { publicUrl } from "../../shared/core/env";
 import { clipErrorText } from "../../shared/core/errors";
 import { modelsForPlan } from "../../shared/llm/models";
 import { TOOLS, TOOLS_BY_NAME } from "../../shared/toolCatalog";
-import { runTool, ToolCrash } from "../../shared/tools/run";
+import { runTool, type Screen, ToolCrash } from "../../shared/tools/run";
 import { reservedKey, unstorableText } from "../plugins/inputGuard";
 import { SCOPE_META } from "./meta";
 
@@ -50,15 +48,9 @@ export async function callTool(
 ): Promise<CallToolResult | InputRequiredResult> {
   const tool = TOOLS_BY_NAME.get(name);
   if (!tool) return failure(`Unknown tool "${name}". Call tools/list for the available tools.`);
-  // As for a REST body: a reserved key first, whatever the schema says; unstorable text once it fits.
-  // Only for a caller holding the tool's scope: one without it hears only that (from runTool).
-  if (await isAuthorized(ctx, { scope: tool.scope })) {
-    const unstorable = reservedKey(args) ?? (Value.Check(tool.input, args) ? unstorableText(args) : undefined);
-    if (unstorable) return failure(`Invalid arguments for ${name}: ${unstorable.path}: ${unstorable.message}`);
-  }
   const chosen = modern && name === "health_chat" ? chosenModel(ctx, request) : undefined;
   try {
-    const result = await runTool(tool, ctx, chosen ? { ...args, model: chosen } : args);
+    const result = await runTool(tool, ctx, chosen ? { ...args, model: chosen } : args, screenArguments);
     if ("output" in result) {
       return { content: [{ type: "text", text: tool.render(result.output) }], structuredContent: result.output };
     }
@@ -71,6 +63,9 @@ export async function callTool(
     throw new ProtocolError(ProtocolErrorCode.InternalError, `Tool ${name} failed; request id ${ctx.requestId}.`);
   }
 }
+
+/** As for a REST body: a reserved key whatever the schema says; unstorable text once it fits. */
+const screenArguments: Screen = (args, fits) => reservedKey(args) ?? (fits ? unstorableText(args) : undefined);
 
 /** The model the user picked on a retried health_chat, when it is one the plan has. */
 function chosenModel(ctx: Ctx, request: ServerContext["mcpReq"]): string | undefined {

@@ -70,28 +70,17 @@ const FLU: [daysAgo: number, EntryInput][] = [
   [2, { severity: 1, symptoms: ["cough"], activityImpact: "normal", note: "Only in the mornings now." }],
 ];
 
-/** Two routine panels four months apart: the Labs page draws each test's trend from them. */
-const PANELS = [
-  {
-    daysAgo: 150,
-    results: [
-      { name: "HbA1c", value: 6.1, unit: "%", referenceRange: { text: "4.0-5.6" } },
-      { name: "Glucose", value: 6.2, unit: "mmol/L", referenceRange: { low: 3.9, high: 5.5 } },
-      { name: "Total cholesterol", value: 5.9, unit: "mmol/L", referenceRange: { high: 5.2 } },
-      { name: "LDL cholesterol", value: 3.8, unit: "mmol/L", referenceRange: { high: 3.0 } },
-      { name: "HDL cholesterol", value: 1.2, unit: "mmol/L", referenceRange: { low: 1.0 } },
-    ],
-  },
-  {
-    daysAgo: 30,
-    results: [
-      { name: "HbA1c", value: 5.8, unit: "%", referenceRange: { text: "4.0-5.6" } },
-      { name: "Glucose", value: 5.4, unit: "mmol/L", referenceRange: { low: 3.9, high: 5.5 } },
-      { name: "Total cholesterol", value: 5.1, unit: "mmol/L", referenceRange: { high: 5.2 } },
-      { name: "LDL cholesterol", value: 3.1, unit: "mmol/L", referenceRange: { high: 3.0 } },
-      { name: "HDL cholesterol", value: 1.3, unit: "mmol/L", referenceRange: { low: 1.0 } },
-    ],
-  },
+/**
+ * Two routine panels, 150 and 30 days ago, of the same tests: the Labs page draws each test's trend
+ * from them. Each row: name, unit, reference range, then the value in each panel.
+ */
+const PANEL_DAYS_AGO = [150, 30];
+const TESTS: [string, string, { low?: number; high?: number; text?: string }, number, number][] = [
+  ["HbA1c", "%", { text: "4.0-5.6" }, 6.1, 5.8],
+  ["Glucose", "mmol/L", { low: 3.9, high: 5.5 }, 6.2, 5.4],
+  ["Total cholesterol", "mmol/L", { high: 5.2 }, 5.9, 5.1],
+  ["LDL cholesterol", "mmol/L", { high: 3.0 }, 3.8, 3.1],
+  ["HDL cholesterol", "mmol/L", { low: 1.0 }, 1.2, 1.3],
 ];
 
 /**
@@ -114,8 +103,14 @@ export async function seedDemoHealth(env: Env, accountId: string): Promise<void>
       logId: log.id,
       entries: FLU.map(([days, entry]) => ({ recordedAt: daysAgo(days), entry })),
     });
-    for (const panel of PANELS) {
-      await createPanel(ctx, { collectedAt: daysAgo(panel.daysAgo, 9), lab: "City Lab", results: panel.results });
+    for (const [panel, days] of PANEL_DAYS_AGO.entries()) {
+      const results = TESTS.map(([name, unit, referenceRange, ...values]) => ({
+        name,
+        unit,
+        referenceRange,
+        value: values[panel] as number,
+      }));
+      await createPanel(ctx, { collectedAt: daysAgo(days, 9), lab: "City Lab", results });
     }
   } finally {
     await sql.end({ timeout: 5 });

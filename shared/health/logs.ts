@@ -169,20 +169,8 @@ export async function addEntry(
   ctx: Pick<Ctx, "sql" | "accountId">,
   input: { logId: string; entry: EntryInput },
 ): Promise<Entry> {
-  const { logId } = input;
-  const entry = normalizeEntry(input.entry);
-  if (!isUuid(logId)) throw notFound(logId);
-  return db(
-    ctx.sql.begin(async (tx) => {
-      await requireConsent(tx, ctx.accountId);
-      const status = await lockLog(tx, ctx.accountId, logId);
-      if (!status) throw notFound(logId);
-      if (status !== "active") {
-        throw new AppError("CONFLICT", `The log is ${status}; reopen it (PATCH status "active") to add entries.`);
-      }
-      return insertEntryKeepingNewest(tx, logId, { id: Bun.randomUUIDv7(), ...entry }, ENTRY_LIMITS.entriesKept);
-    }),
-  );
+  const [saved] = await appendEntries(ctx, input.logId, [{ entry: input.entry }]);
+  return saved as Entry;
 }
 
 /**
@@ -203,19 +191,33 @@ export async function addPastEntries(
       { in: "body", path: "/entries", message: "Entry times must be past instants, oldest first." },
     ]);
   }
-  if (!isUuid(input.logId)) throw notFound(input.logId);
+  return appendEntries(ctx, input.logId, input.entries);
+}
+
+/** One transaction: consent held, the log locked and active, the entries in order (past ones dated). */
+async function appendEntries(
+  ctx: Pick<Ctx, "sql" | "accountId">,
+  logId: string,
+  entries: { entry: EntryInput; recordedAt?: string }[],
+): Promise<Entry[]> {
+  const rows = entries.map(({ entry, recordedAt }) => ({ ...normalizeEntry(entry), recordedAt }));
+  if (!isUuid(logId)) throw notFound(logId);
   return db(
     ctx.sql.begin(async (tx) => {
       await requireConsent(tx, ctx.accountId);
-      const status = await lockLog(tx, ctx.accountId, input.logId);
-      if (!status) throw notFound(input.logId);
-      if (status !== "active") throw new AppError("CONFLICT", `The log is ${status}; reopen it to add entries.`);
-      const saved: Entry[] = [];
-      for (const { recordedAt, entry } of input.entries) {
-        const row = { id: Bun.randomUUIDv7(), ...normalizeEntry(entry), recordedAt };
-        saved.push(await insertEntryKeepingNewest(tx, input.logId, row, ENTRY_LIMITS.entriesKept));
+      const status = await lockLog(tx, ctx.accountId, logId);
+      if (!status) throw notFound(logId);
+      if (status !== "active") {
+        throw new AppError("CONFLICT", `The log is ${status}; reopen it (PATCH status "active") to add entries.`);
       }
-      if (input.entries[0]) await startLogNoLaterThan(tx, input.logId, input.entries[0].recordedAt);
+      const saved: Entry[] = [];
+      for (const row of rows) {
+        saved.push(
+          await insertEntryKeepingNewest(tx, logId, { id: Bun.randomUUIDv7(), ...row }, ENTRY_LIMITS.entriesKept),
+        );
+      }
+      const first = rows[0]?.recordedAt;
+      if (first) await startLogNoLaterThan(tx, logId, first);
       return saved;
     }),
   );

@@ -8,8 +8,9 @@ import type { AnyTool } from "./types";
 /**
  * What a tool call ends as, for both adapters (MCP, chat). `failure`: a message the model may read
  * and act on (bad arguments, plan, consent, not found, or a retry may help), from the error table's
- * `expose` column, with its kind when a service error said it (an adapter may offer a way out). Anything else throws `ToolCrash` after logging the cause, and the adapter
- * answers without internals.
+ * `expose` column, with its kind when a service error said it (an adapter may offer a way out).
+ * Anything else throws `ToolCrash` after logging the cause, and the adapter answers without
+ * internals.
  */
 export type ToolResult = { output: Static<TObject> } | { failure: string; kind?: AppError["kind"] };
 
@@ -20,16 +21,30 @@ export class ToolCrash extends Error {
   }
 }
 
+/** A problem an adapter finds in the arguments themselves, with its JSON pointer. */
+export type ArgumentProblem = { path: string; message: string };
+
 /**
- * Authorizes the caller (shared/auth/authorize.ts) for the tool's scope, validates the arguments,
- * authorizes the plan, runs the tool. Both adapters come through here, so an MCP token and a chat
- * turn started with one keep to the same scopes. The scope is decided before the arguments are read
- * (a token not granted it learns nothing about them); the plan after them.
+ * An adapter's own look at the arguments, beside the schema's: `fits` says whether they pass the
+ * tool's schema (MCP refuses reserved keys whatever the schema says, and unstorable text once the
+ * arguments fit).
  */
-export async function runTool(tool: AnyTool, ctx: Ctx, args: unknown): Promise<ToolResult> {
+export type Screen = (args: unknown, fits: boolean) => ArgumentProblem | undefined;
+
+/**
+ * Authorizes the caller (shared/auth/authorize.ts) for the tool's scope, validates the arguments
+ * (the adapter's `screen`, then the schema), authorizes the plan, runs the tool. Both adapters
+ * come through here, so an MCP token and a chat turn started with one keep to the same scopes. The
+ * scope is decided before the arguments are read (a token not granted it learns nothing about
+ * them); the plan after them.
+ */
+export async function runTool(tool: AnyTool, ctx: Ctx, args: unknown, screen?: Screen): Promise<ToolResult> {
   try {
     await authorize(ctx, { scope: tool.scope });
-    if (!Value.Check(tool.input, args)) {
+    const fits = Value.Check(tool.input, args);
+    const problem = screen?.(args, fits);
+    if (problem) return { failure: `Invalid arguments for ${tool.name}: ${problem.path}: ${problem.message}` };
+    if (!fits) {
       const problems = [...Value.Errors(tool.input, args)].slice(0, 10).map((e) => `${e.path || "/"}: ${e.message}`);
       return { failure: `Invalid arguments for ${tool.name}: ${problems.join("; ")}` };
     }
