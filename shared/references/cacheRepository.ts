@@ -5,6 +5,11 @@ export type ReferenceSource = "rxnav" | "openfda";
 export interface CachedReference<T> {
   value: T;
   fetchedAt: Date;
+  /**
+   * The row's version: PostgreSQL's `xmin`, the transaction that wrote this row version. Any
+   * insert, update (even of `fetched_at` alone) or delete-and-insert gives the row a new one.
+   */
+  version: string;
 }
 
 export async function findCachedReference<T>(
@@ -12,9 +17,21 @@ export async function findCachedReference<T>(
   source: ReferenceSource,
   key: string,
 ): Promise<CachedReference<T> | undefined> {
-  const [row] = await sql<{ value: T; fetchedAt: Date }[]>`
-    select value, fetched_at as "fetchedAt" from reference_cache where source = ${source} and key = ${key}`;
+  const [row] = await sql<CachedReference<T>[]>`
+    select value, fetched_at as "fetchedAt", xmin::text as version
+    from reference_cache where source = ${source} and key = ${key}`;
   return row;
+}
+
+/** The current versions of an answer's rows (see CachedReference.version); a missing row has none. */
+export async function findCachedReferenceVersions(
+  sql: Db,
+  keys: { rxnav: string; openfda: string | null },
+): Promise<Partial<Record<ReferenceSource, string>>> {
+  const rows = await sql<{ source: ReferenceSource; version: string }[]>`
+    select source, xmin::text as version from reference_cache
+    where (source = 'rxnav' and key = ${keys.rxnav}) or (source = 'openfda' and key = ${keys.openfda})`;
+  return Object.fromEntries(rows.map((row) => [row.source, row.version]));
 }
 
 export async function upsertCachedReference(

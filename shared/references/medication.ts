@@ -1,14 +1,23 @@
+import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { Job } from "bullmq";
 import type { SystemCtx } from "../context/ctx";
 import { AppError } from "../core/errors";
+import "../core/formats";
 import { unavailable } from "../core/unavailable";
 import { JOBS, type JobName, type JobPayload } from "../jobs/catalog";
 import { type LabelQuery, labelKey, type MedicationQuery, medicationKey } from "../jobs/payloads/referenceQueries";
 import { enqueue } from "../jobs/queue";
 import { findCachedReference, type ReferenceSource } from "./cacheRepository";
 import { isFresh } from "./config";
+import { findHeldAnswer, holdAnswer } from "./heldAnswers";
 import { notFoundLabel } from "./openfda";
-import { type FdaPart, MEDICATION_DISCLAIMER, type MedicationReference, type RxnormPart } from "./schemas";
+import {
+  type FdaPart,
+  MEDICATION_DISCLAIMER,
+  type MedicationReference,
+  MedicationReferenceSchema,
+  type RxnormPart,
+} from "./schemas";
 
 const UPSTREAM_NAMES: Record<ReferenceSource, string> = { rxnav: "RxNav (RxNorm)", openfda: "openFDA" };
 
@@ -35,8 +44,10 @@ export function labelQueryFor(query: MedicationQuery, rxnorm: RxnormPart): Label
 /** Requests in this process waiting on the same lookup share one job. */
 const inFlight = new Map<string, Promise<{ value: unknown; fetchedAt: string }>>();
 
+type LookupCtx = Pick<SystemCtx, "sql" | "queues" | "jobEvents" | "env">;
+
 async function runLookup<N extends JobName>(
-  ctx: Pick<SystemCtx, "sql" | "queues" | "jobEvents" | "env">,
+  ctx: LookupCtx,
   name: N,
   payload: JobPayload<N>,
   key: string,
@@ -58,11 +69,16 @@ async function runLookup<N extends JobName>(
   return flight;
 }
 
-type Part<T> = { value: T; cache: MedicationReference["cache"]["rxnorm"] };
+type Part<T> = {
+  value: T;
+  cache: MedicationReference["cache"]["rxnorm"];
+  /** The cache row's version when the part was read fresh from the table (see heldAnswers.ts). */
+  version?: string;
+};
 
 /** Cache first; then the queued lookup; when that fails, a stale cached answer; else 502 naming the upstream. */
 async function lookupPart<T, N extends JobName>(
-  ctx: Pick<SystemCtx, "sql" | "queues" | "jobEvents" | "env">,
+  ctx: LookupCtx,
   source: ReferenceSource,
   job: N,
   payload: JobPayload<N>,
@@ -70,7 +86,8 @@ async function lookupPart<T, N extends JobName>(
 ): Promise<Part<T>> {
   const cached = await findCachedReference<T>(ctx.sql, source, key).catch(unavailable("PostgreSQL"));
   if (cached && isFresh(cached.fetchedAt, ctx.env)) {
-    return { value: cached.value, cache: { state: "fresh", fetchedAt: cached.fetchedAt.toISOString() } };
+    const cache = { state: "fresh" as const, fetchedAt: cached.fetchedAt.toISOString() };
+    return { value: cached.value, cache, version: cached.version };
   }
   try {
     const result = await runLookup(ctx, job, payload, key);
@@ -86,39 +103,71 @@ async function lookupPart<T, N extends JobName>(
   }
 }
 
+const checkReference = TypeCompiler.Compile(MedicationReferenceSchema);
+
 /**
- * Medication labeling reference: RxNorm concept (RxNav) and the newest FDA label (openFDA) for a
- * name, RxCUI or NDC. Upstream calls run on the queue (rate-limited per upstream, retried,
- * deduplicated); answers are cached in PostgreSQL.
+ * Looks the answer up (cache, queue, stale fallback), checks it against its schema once and
+ * serializes it; an answer read fresh from the cache is held in memory for the next lookups.
  */
-export async function lookupMedication(
-  ctx: Pick<SystemCtx, "sql" | "queues" | "jobEvents" | "env">,
-  input: { name: string },
-): Promise<MedicationReference> {
-  const query = classifyMedicationQuery(input.name);
+async function buildAnswer(ctx: LookupCtx, input: { name: string }, query: MedicationQuery): Promise<string> {
+  const rxnavKey = medicationKey(query);
   const rxnorm = await lookupPart<RxnormPart, "references.rxnav-lookup">(
     ctx,
     "rxnav",
     "references.rxnav-lookup",
     query,
-    medicationKey(query),
+    rxnavKey,
   );
   const labelQuery = labelQueryFor(query, rxnorm.value);
+  const openfdaKey = labelQuery.rxcuis.length + labelQuery.names.length === 0 ? null : labelKey(labelQuery);
   const fda: Part<FdaPart> =
-    labelQuery.rxcuis.length + labelQuery.names.length === 0
-      ? { value: notFoundLabel(rxnorm.cache.fetchedAt), cache: rxnorm.cache }
+    openfdaKey === null
+      ? { value: notFoundLabel(rxnorm.cache.fetchedAt), cache: rxnorm.cache, version: "" }
       : await lookupPart<FdaPart, "references.openfda-lookup">(
           ctx,
           "openfda",
           "references.openfda-lookup",
           labelQuery,
-          labelKey(labelQuery),
+          openfdaKey,
         );
-  return {
+  const reference: MedicationReference = {
     query: { input: input.name, ...query },
     rxnorm: rxnorm.value,
     fda: fda.value,
     cache: { rxnorm: rxnorm.cache, fda: fda.cache },
     disclaimer: MEDICATION_DISCLAIMER,
   };
+  if (!checkReference.Check(reference)) {
+    const first = checkReference.Errors(reference).First();
+    throw new AppError("INTERNAL", `The medication answer does not match its schema at ${first?.path || "/"}`);
+  }
+  const { query: _, ...rest } = reference;
+  const tail = JSON.stringify(rest).slice(1);
+  if (rxnorm.version !== undefined && fda.version !== undefined) {
+    holdAnswer(ctx.sql, rxnavKey, {
+      keys: { rxnav: rxnavKey, openfda: openfdaKey },
+      versions: { rxnav: rxnorm.version, openfda: openfdaKey === null ? null : fda.version },
+      fetchedAt: { rxnorm: new Date(rxnorm.cache.fetchedAt), fda: new Date(fda.cache.fetchedAt) },
+      tail,
+    });
+  }
+  return `{"query":${JSON.stringify(reference.query)},${tail}`;
+}
+
+/**
+ * Medication labeling reference as JSON text, ready to send: RxNorm concept (RxNav) and the newest
+ * FDA label (openFDA) for a name, RxCUI or NDC. Upstream calls run on the queue (rate-limited per
+ * upstream, retried, deduplicated); answers are cached in PostgreSQL, and the finished answer is
+ * held in memory while its cache rows are unchanged and fresh (heldAnswers.ts).
+ */
+export async function lookupMedicationJson(ctx: LookupCtx, input: { name: string }): Promise<string> {
+  const query = classifyMedicationQuery(input.name);
+  const held = await findHeldAnswer(ctx, medicationKey(query));
+  if (!held) return buildAnswer(ctx, input, query);
+  return `{"query":${JSON.stringify({ input: input.name, ...query })},${held.tail}`;
+}
+
+/** The medication reference as an object (see lookupMedicationJson): a copy of its own for each caller. */
+export async function lookupMedication(ctx: LookupCtx, input: { name: string }): Promise<MedicationReference> {
+  return JSON.parse(await lookupMedicationJson(ctx, input)) as MedicationReference;
 }

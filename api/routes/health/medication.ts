@@ -1,15 +1,19 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../shared/context/deps";
 import { Text } from "../../../shared/core/text";
-import { lookupMedication } from "../../../shared/references/medication";
+import { lookupMedicationJson } from "../../../shared/references/medication";
 import { MedicationReferenceSchema } from "../../../shared/references/schemas";
 import { failures } from "../../openapi/declare";
+import { jsonResponse } from "../../plugins/largeBodies";
 import { ctxOf } from "../../requestState";
 
 export function medicationRoutes(deps: Deps) {
   return new Elysia({ name: "routes/health/medication" }).get(
     "/api/v1/health/medication",
-    ({ request, query }) => lookupMedication(ctxOf(deps, request), query),
+    // The verb answers JSON text, checked against MedicationReferenceSchema when it was built (a held
+    // answer is not parsed, checked or serialized again); Elysia does not re-check a Response, so
+    // the schema below documents the route.
+    async ({ request, query }) => jsonResponse(await lookupMedicationJson(ctxOf(deps, request), query)),
     {
       query: t.Object({
         name: Text({
