@@ -5,7 +5,9 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { Ctx } from "../../shared/context/ctx";
-import { buildServer } from "./server";
+import { responseBody } from "../plugins/largeBodies";
+import { PrebuiltJson } from "./prebuiltJson";
+import { buildServer, type McpCaller } from "./server";
 
 /**
  * Both protocol eras from one endpoint. The SDK's `createMcpHandler` classifies each POST: a request
@@ -23,28 +25,46 @@ const modern = createMcpHandler(({ authInfo }) => buildServer(admittedCaller(aut
 });
 
 /** The SDK hands `authInfo` through to the factory untouched: it carries the admitted caller. */
-function admittedCaller(authInfo: AuthInfo | undefined): Ctx {
-  const ctx = authInfo?.extra?.ctx as Ctx | undefined;
-  if (!ctx) throw new Error("MCP request without an admitted caller");
-  return ctx;
+function admittedCaller(authInfo: AuthInfo | undefined): McpCaller {
+  const caller = authInfo?.extra?.caller as McpCaller | undefined;
+  if (!caller) throw new Error("MCP request without an admitted caller");
+  return caller;
 }
 
 /** Answers one MCP POST for `ctx`; `parsedBody` is the body's JSON when it is JSON. */
 export async function handleMcpRequest(request: Request, ctx: Ctx, parsedBody?: unknown): Promise<Response> {
+  const caller: McpCaller = { ctx, prebuilt: new PrebuiltJson() };
   const legacy = parsedBody === undefined ? await isLegacyRequest(request) : await isLegacyRequest(request, parsedBody);
-  if (legacy) return serveLegacy(request, ctx, parsedBody);
+  if (legacy) return finished(await serveLegacy(request, caller, parsedBody), caller.prebuilt);
   const authInfo: AuthInfo = {
     token: "",
     clientId: ctx.accountId,
     scopes: ctx.scopes ? [...ctx.scopes] : [],
-    extra: { ctx },
+    extra: { caller },
   };
-  return modern.fetch(request, parsedBody === undefined ? { authInfo } : { authInfo, parsedBody });
+  const options = parsedBody === undefined ? { authInfo } : { authInfo, parsedBody };
+  return finished(await modern.fetch(request, options), caller.prebuilt);
+}
+
+/**
+ * The SDK's answer with any prebuilt JSON spliced in (prebuiltJson.ts). An answer that streams (a
+ * 2026-07-28 log line before the result) goes out as it comes, unless it has JSON to splice in: a
+ * tool result ends the stream, so it is read whole. Tool results (pages of papers, drug labels)
+ * are often large: see largeBodies.ts.
+ */
+async function finished(response: Response, prebuilt: PrebuiltJson): Promise<Response> {
+  const streamed = response.headers.get("content-type")?.startsWith("text/event-stream");
+  if (!response.body || (streamed && prebuilt.empty)) return response;
+  const body = responseBody(prebuilt.splice(new Uint8Array(await response.arrayBuffer())));
+  const headers = new Headers(response.headers);
+  // Bun sets the length of a plain body itself; a streamed one has none.
+  headers.delete("content-length");
+  return new Response(body, { status: response.status, headers });
 }
 
 /** A 2025 request: a new server and transport for it alone, JSON responses, nothing kept. */
-async function serveLegacy(request: Request, ctx: Ctx, parsedBody: unknown): Promise<Response> {
-  const server = buildServer(ctx, "legacy");
+async function serveLegacy(request: Request, caller: McpCaller, parsedBody: unknown): Promise<Response> {
+  const server = buildServer(caller, "legacy");
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -3,7 +3,6 @@ import { contextFor } from "../../shared/context/ctx";
 import type { Deps } from "../../shared/context/deps";
 import { AppError } from "../../shared/core/errors";
 import { requestBody, response } from "../openapi/media";
-import { responseBody } from "../plugins/largeBodies";
 import { callerOf, stateOf } from "../requestState";
 import { handleMcpRequest } from "./handler";
 
@@ -58,11 +57,11 @@ const MCP_DOC: DocumentDecoration = {
 };
 
 /**
- * Reads the body once (the body limit was enforced before routing): its JSON, handed to the
- * transport as already parsed, and the request with the same text for the transport to refuse
- * when it is not JSON. A body that fails mid-read (the client went away) is empty (one past its
- * limit is the limit's 413): the
- * transport's 400 parse error, as when it read the body itself.
+ * Reads the body once (the body limit was enforced before routing). JSON goes to the transport
+ * already parsed, with the request itself (the SDK reads only its headers then). A body that is not
+ * JSON goes as a new request with the same text, for the transport to refuse as it would had it read
+ * the body itself. A body that fails mid-read (the client went away) is empty (one past its limit
+ * is the limit's 413): the transport's 400 parse error.
  */
 async function readMessage(request: Request): Promise<{ forwarded: Request; parsed?: unknown }> {
   const text = await request.text().catch((error) => {
@@ -70,14 +69,13 @@ async function readMessage(request: Request): Promise<{ forwarded: Request; pars
     if (error instanceof AppError) throw error;
     return "";
   });
-  const headers = new Headers(request.headers);
-  // The text is re-encoded: invalid UTF-8 became U+FFFD, so the declared length may not fit it.
-  headers.delete("content-length");
-  const forwarded = new Request(request.url, { method: request.method, headers, body: text });
   try {
-    return { forwarded, parsed: JSON.parse(text) as unknown };
+    return { forwarded: request, parsed: JSON.parse(text) as unknown };
   } catch {
-    return { forwarded };
+    const headers = new Headers(request.headers);
+    // The text is re-encoded: invalid UTF-8 became U+FFFD, so the declared length may not fit it.
+    headers.delete("content-length");
+    return { forwarded: new Request(request.url, { method: request.method, headers, body: text }) };
   }
 }
 
@@ -92,15 +90,7 @@ export function mcpRoutes(deps: Deps) {
       const { principal, rate } = callerOf(request);
       const { forwarded, parsed } = await readMessage(request);
       const ctx = contextFor(deps, stateOf(request).requestId, principal, rate);
-      const response = await handleMcpRequest(forwarded, ctx, parsed);
-      // A 2026-07-28 answer that streams (a log line before the result) goes out as it comes.
-      if (!response.body || response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
-      // Tool results (pages of papers, drug labels) are often large: see largeBodies.ts.
-      const body = responseBody(new Uint8Array(await response.arrayBuffer()));
-      const headers = new Headers(response.headers);
-      // Bun sets the length of a plain body itself; a streamed one has none.
-      headers.delete("content-length");
-      return new Response(body, { status: response.status, headers });
+      return handleMcpRequest(forwarded, ctx, parsed);
     },
     {
       // Read as text by readMessage (not by Elysia): the transport gets the parsed JSON or the text.

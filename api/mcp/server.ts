@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Ctx } from "../../shared/context/ctx";
 import { complete } from "./completions";
 import { checked, invalidParams } from "./errors";
+import type { PrebuiltJson } from "./prebuiltJson";
 import { getPrompt, PROMPT_LIST } from "./prompts";
 import { LEGACY_VERSIONS, NEWEST_LEGACY_VERSION, PROTOCOL_VERSIONS } from "./protocol";
 import { listResources } from "./resourceList";
@@ -65,8 +66,14 @@ function checkInputResponses(request: ServerContext["mcpReq"]): void {
   }
 }
 
-/** One server for one request: every handler answers for `ctx`, the caller admission found. */
-export function buildServer(ctx: Ctx, era: "modern" | "legacy"): Server {
+/** Who a request's server answers for (the caller admission found), and where its tools may put prebuilt JSON. */
+export interface McpCaller {
+  ctx: Ctx;
+  prebuilt: PrebuiltJson;
+}
+
+/** One server for one request: every handler answers for the caller admission found. */
+export function buildServer({ ctx, prebuilt }: McpCaller, era: "modern" | "legacy"): Server {
   const modern = era === "modern";
   const server = new Server(SERVER_INFO, {
     capabilities: CAPABILITIES,
@@ -86,7 +93,7 @@ export function buildServer(ctx: Ctx, era: "modern" | "legacy"): Server {
   on("tools/call", (params, request) => {
     checkInputResponses(request.mcpReq);
     const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
-    return callTool(ctx, name, args ?? {}, request.mcpReq, modern);
+    return callTool(ctx, name, args ?? {}, request.mcpReq, { modern, prebuilt });
   });
   // The four lists: each checks its paging params; only the caller's resources page.
   const paged = (method: string, answer: (cursor: string | undefined) => unknown) =>

@@ -12,10 +12,12 @@ import type { Ctx } from "../../shared/context/ctx";
 import { publicUrl } from "../../shared/core/env";
 import { clipErrorText } from "../../shared/core/errors";
 import { modelsForPlan } from "../../shared/llm/models";
+import { jsonBytesOf } from "../../shared/papers/page";
 import { TOOLS, TOOLS_BY_NAME } from "../../shared/toolCatalog";
 import { runTool, type Screen, ToolCrash } from "../../shared/tools/run";
 import { reservedKey, unstorableText } from "../plugins/inputGuard";
 import { SCOPE_META } from "./meta";
+import type { PrebuiltJson } from "./prebuiltJson";
 
 /** Built once per process: the list is the same for every caller, and a request only reads it. */
 export const TOOL_LIST = TOOLS.map((tool) => ({
@@ -44,7 +46,7 @@ export async function callTool(
   name: string,
   args: Record<string, unknown>,
   request: ServerContext["mcpReq"],
-  modern: boolean,
+  { modern, prebuilt }: { modern: boolean; prebuilt: PrebuiltJson },
 ): Promise<CallToolResult | InputRequiredResult> {
   const tool = TOOLS_BY_NAME.get(name);
   if (!tool) return failure(`Unknown tool "${name}". Call tools/list for the available tools.`);
@@ -52,7 +54,10 @@ export async function callTool(
   try {
     const result = await runTool(tool, ctx, chosen ? { ...args, model: chosen } : args, screenArguments);
     if ("output" in result) {
-      return { content: [{ type: "text", text: tool.render(result.output) }], structuredContent: result.output };
+      return {
+        content: [{ type: "text", text: tool.render(result.output) }],
+        structuredContent: withPrebuiltJson(result.output, prebuilt),
+      };
     }
     const question = modern ? askUser(ctx, name, result.kind, request) : undefined;
     if (question) return question;
@@ -62,6 +67,21 @@ export async function callTool(
     if (!(error instanceof ToolCrash)) ctx.log.error("tool failed", { requestId: ctx.requestId, tool: name, error });
     throw new ProtocolError(ProtocolErrorCode.InternalError, `Tool ${name} failed; request id ${ctx.requestId}.`);
   }
+}
+
+/**
+ * The output with each top-level list that exists as JSON bytes (a search page's papers) replaced
+ * by a placeholder for those bytes: the answer then carries them without serializing them again.
+ */
+function withPrebuiltJson(output: Record<string, unknown>, prebuilt: PrebuiltJson): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(output)) {
+    const bytes = Array.isArray(value) ? jsonBytesOf(value) : undefined;
+    if (!bytes) continue;
+    copy = copy ?? { ...output };
+    copy[key] = prebuilt.placeholder(bytes);
+  }
+  return copy ?? output;
 }
 
 /** As for a REST body: a reserved key whatever the schema says; unstorable text once it fits. */

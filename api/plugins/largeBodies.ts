@@ -21,17 +21,31 @@ function isLarge(body: string | Uint8Array): boolean {
 }
 
 function oneChunk(body: string | Uint8Array): ReadableStream<Uint8Array> {
-  const bytes = typeof body === "string" ? Buffer.from(body) : body;
+  return chunks([typeof body === "string" ? Buffer.from(body) : body]);
+}
+
+/** A stream of the pieces as they are, all enqueued at once: Bun writes them corked. */
+function chunks(pieces: Uint8Array[]): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(bytes);
+      for (const piece of pieces) if (piece.byteLength > 0) controller.enqueue(piece);
       controller.close();
     },
   });
 }
 
-/** The body to hand to `new Response`: as given when small, a one-chunk stream when large. */
-export function responseBody(body: string | Uint8Array): string | Uint8Array | ReadableStream<Uint8Array> {
+/**
+ * The body to hand to `new Response`: as given when small, a one-chunk stream when large. Pieces
+ * (a body assembled from parts) stream as they are when large, so they are never copied together.
+ */
+export function responseBody(
+  body: string | Uint8Array | Uint8Array[],
+): string | Uint8Array | ReadableStream<Uint8Array> {
+  if (Array.isArray(body)) {
+    if (body.length === 1) return responseBody(body[0] as Uint8Array);
+    const size = body.reduce((sum, piece) => sum + piece.byteLength, 0);
+    return size >= LARGE_BODY_BYTES ? chunks(body) : Buffer.concat(body);
+  }
   return isLarge(body) ? oneChunk(body) : body;
 }
 

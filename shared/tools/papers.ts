@@ -26,9 +26,18 @@ const Category = Text({
 });
 
 const parsed = (page: PaperPageJson) => ({ data: papersOf(page), pagination: page.pagination });
-const titles = (papers: readonly Paper[]) =>
-  papers.map((p) => `${p.id}: ${p.title} (${p.submittedDate.slice(0, 10)}, ${p.links.abs})`).join("\n") ||
-  "No papers matched.";
+/** Rendered once per list of papers: a cached page's papers are the same array on every hit (page.ts). */
+const renderedTitles = new WeakMap<readonly Paper[], string>();
+function titles(papers: readonly Paper[]): string {
+  let text = renderedTitles.get(papers);
+  if (text === undefined) {
+    text =
+      papers.map((p) => `${p.id}: ${p.title} (${p.submittedDate.slice(0, 10)}, ${p.links.abs})`).join("\n") ||
+      "No papers matched.";
+    renderedTitles.set(papers, text);
+  }
+  return text;
+}
 
 export const searchPapersByTitleTool = defineTool({
   name: "search_papers_by_title",

@@ -11,23 +11,15 @@ import { stopProcess } from "../../scripts/lib/processes";
 import { DEMO_PAPERS } from "../../scripts/lib/seed";
 import { createAccount } from "../../shared/auth/accounts";
 import { startWorkers } from "../../workers/runner";
+import { QUICK, reportGoal } from "./goals";
+import { MODERN_ENVELOPE, MODERN_HEADERS } from "./mcpCalls";
 import { benchWorld, formatResult, serve, type WrkResult, wrk } from "./world";
 
-const DURATION = process.env.BENCH_SECONDS ?? "10";
+const DURATION = process.env.BENCH_SECONDS ?? (QUICK ? "2" : "10");
+const WARM_UP = QUICK ? "1" : "2";
 const CONNECTIONS = 10;
 const Q = "quantum";
 const LIMIT = 20;
-
-/** What a 2026-07-28 client puts in each request's `_meta`, and the headers that mirror it. */
-const MODERN_ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
-const MODERN_HEADERS = {
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": "tools/call",
-  "mcp-name": "search_papers_by_title",
-};
 
 if (!Bun.which("wrk")) {
   console.error("wrk is not installed: apt-get install wrk");
@@ -69,9 +61,9 @@ try {
       seconds,
       CONNECTIONS,
     );
-  rest("2");
-  mcp("2", legacy);
-  mcp("2", modern, modernHeaders);
+  rest(WARM_UP);
+  mcp(WARM_UP, legacy);
+  mcp(WARM_UP, modern, modernHeaders);
   const restResult = rest(DURATION);
   const legacyResult = mcp(DURATION, legacy);
   const modernResult = mcp(DURATION, modern, modernHeaders);
@@ -95,6 +87,14 @@ try {
     ["2026-07-28", ratios[1]],
   ] as const) {
     console.log(`Goal (${era}): MCP p50 ≤ 1.5× REST p50 — ${(ratio ?? Infinity) <= 1.5 ? "met" : "NOT met"}.`);
+    reportGoal({
+      bench: "mcp",
+      measure: `MCP tools/call p50 / REST p50, ${era}`,
+      value: ratio ?? Infinity,
+      goal: 1.5,
+      kind: "max",
+      unit: "×",
+    });
   }
 } finally {
   await stopProcess(server.child);
