@@ -23,15 +23,26 @@ export async function findCachedReference<T>(
   return row;
 }
 
-/** The current versions of an answer's rows (see CachedReference.version); a missing row has none. */
-export async function findCachedReferenceVersions(
-  sql: Db,
-  keys: { rxnav: string; openfda: string | null },
-): Promise<Partial<Record<ReferenceSource, string>>> {
-  const rows = await sql<{ source: ReferenceSource; version: string }[]>`
-    select source, xmin::text as version from reference_cache
-    where (source = 'rxnav' and key = ${keys.rxnav}) or (source = 'openfda' and key = ${keys.openfda})`;
-  return Object.fromEntries(rows.map((row) => [row.source, row.version]));
+/** Where a cached answer lives: its upstream and its key. */
+export interface CacheRow {
+  source: ReferenceSource;
+  key: string;
+}
+
+/**
+ * The current versions of cache rows (see CachedReference.version), by `rowId`; a row that does not
+ * exist has none. One statement for any number of rows.
+ */
+export async function findCachedReferenceVersions(sql: Db, rows: CacheRow[]): Promise<Map<string, string>> {
+  const found = await sql<(CacheRow & { version: string })[]>`
+    select source, key, xmin::text as version from reference_cache
+    where (source, key) in (
+      select * from unnest(${sql.array(rows.map((row) => row.source))}::text[], ${sql.array(rows.map((row) => row.key))}::text[]))`;
+  return new Map(found.map((row) => [rowId(row), row.version]));
+}
+
+export function rowId(row: CacheRow): string {
+  return `${row.source} ${row.key}`;
 }
 
 export async function upsertCachedReference(

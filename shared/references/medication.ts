@@ -105,11 +105,33 @@ async function lookupPart<T, N extends JobName>(
 
 const checkReference = TypeCompiler.Compile(MedicationReferenceSchema);
 
+/** The answer checked against its schema (once, as it is built) and serialized after its `query` member. */
+function serializedTail(reference: MedicationReference): Uint8Array {
+  if (!checkReference.Check(reference)) {
+    const first = checkReference.Errors(reference).First();
+    throw new AppError("INTERNAL", `The medication answer does not match its schema at ${first?.path || "/"}`);
+  }
+  const { query: _, ...rest } = reference;
+  return utf8.encode(JSON.stringify(rest).slice(1));
+}
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
+/** The answer's JSON: its `query` member (the caller's spelling) before the serialized rest. */
+function withQuery(query: MedicationReference["query"], tail: Uint8Array): Uint8Array {
+  const head = utf8.encode(`{"query":${JSON.stringify(query)},`);
+  const body = new Uint8Array(head.length + tail.length);
+  body.set(head);
+  body.set(tail, head.length);
+  return body;
+}
+
 /**
- * Looks the answer up (cache, queue, stale fallback), checks it against its schema once and
- * serializes it; an answer read fresh from the cache is held in memory for the next lookups.
+ * Looks the answer up (cache, queue, stale fallback) and serializes it; an answer whose parts were
+ * all read fresh from the cache table is held in memory for the next lookups.
  */
-async function buildAnswer(ctx: LookupCtx, input: { name: string }, query: MedicationQuery): Promise<string> {
+async function buildAnswer(ctx: LookupCtx, input: { name: string }, query: MedicationQuery): Promise<Uint8Array> {
   const rxnavKey = medicationKey(query);
   const rxnorm = await lookupPart<RxnormPart, "references.rxnav-lookup">(
     ctx,
@@ -122,7 +144,7 @@ async function buildAnswer(ctx: LookupCtx, input: { name: string }, query: Medic
   const openfdaKey = labelQuery.rxcuis.length + labelQuery.names.length === 0 ? null : labelKey(labelQuery);
   const fda: Part<FdaPart> =
     openfdaKey === null
-      ? { value: notFoundLabel(rxnorm.cache.fetchedAt), cache: rxnorm.cache, version: "" }
+      ? { value: notFoundLabel(rxnorm.cache.fetchedAt), cache: rxnorm.cache }
       : await lookupPart<FdaPart, "references.openfda-lookup">(
           ctx,
           "openfda",
@@ -137,37 +159,36 @@ async function buildAnswer(ctx: LookupCtx, input: { name: string }, query: Medic
     cache: { rxnorm: rxnorm.cache, fda: fda.cache },
     disclaimer: MEDICATION_DISCLAIMER,
   };
-  if (!checkReference.Check(reference)) {
-    const first = checkReference.Errors(reference).First();
-    throw new AppError("INTERNAL", `The medication answer does not match its schema at ${first?.path || "/"}`);
-  }
-  const { query: _, ...rest } = reference;
-  const tail = JSON.stringify(rest).slice(1);
-  if (rxnorm.version !== undefined && fda.version !== undefined) {
+  const tail = serializedTail(reference);
+  const read = [
+    { source: "rxnav" as const, key: rxnavKey, version: rxnorm.version },
+    ...(openfdaKey === null ? [] : [{ source: "openfda" as const, key: openfdaKey, version: fda.version }]),
+  ];
+  if (read.every((row) => row.version !== undefined)) {
     holdAnswer(ctx.sql, rxnavKey, {
-      keys: { rxnav: rxnavKey, openfda: openfdaKey },
-      versions: { rxnav: rxnorm.version, openfda: openfdaKey === null ? null : fda.version },
+      rows: read.map(({ source, key }) => ({ source, key })),
+      versions: read.map((row) => row.version as string),
       fetchedAt: { rxnorm: new Date(rxnorm.cache.fetchedAt), fda: new Date(fda.cache.fetchedAt) },
       tail,
     });
   }
-  return `{"query":${JSON.stringify(reference.query)},${tail}`;
+  return withQuery(reference.query, tail);
 }
 
 /**
- * Medication labeling reference as JSON text, ready to send: RxNorm concept (RxNav) and the newest
+ * Medication labeling reference as JSON (UTF-8 bytes), ready to send: RxNorm concept (RxNav) and the newest
  * FDA label (openFDA) for a name, RxCUI or NDC. Upstream calls run on the queue (rate-limited per
  * upstream, retried, deduplicated); answers are cached in PostgreSQL, and the finished answer is
  * held in memory while its cache rows are unchanged and fresh (heldAnswers.ts).
  */
-export async function lookupMedicationJson(ctx: LookupCtx, input: { name: string }): Promise<string> {
+export async function lookupMedicationJson(ctx: LookupCtx, input: { name: string }): Promise<Uint8Array> {
   const query = classifyMedicationQuery(input.name);
   const held = await findHeldAnswer(ctx, medicationKey(query));
   if (!held) return buildAnswer(ctx, input, query);
-  return `{"query":${JSON.stringify({ input: input.name, ...query })},${held.tail}`;
+  return withQuery({ input: input.name, ...query }, held.tail);
 }
 
 /** The medication reference as an object (see lookupMedicationJson): a copy of its own for each caller. */
 export async function lookupMedication(ctx: LookupCtx, input: { name: string }): Promise<MedicationReference> {
-  return JSON.parse(await lookupMedicationJson(ctx, input)) as MedicationReference;
+  return JSON.parse(fromUtf8.decode(await lookupMedicationJson(ctx, input))) as MedicationReference;
 }

@@ -58,12 +58,17 @@ try {
     return response;
   };
 
+  const ten = (make: () => Promise<Response>) => Array.from({ length: 10 }, async () => (await make()).text());
   const stages: [string, () => unknown][] = [
     ["PG read 1 (rxnav row, JSONB parsed)", () => findCachedReference(deps.sql, "rxnav", medicationKey(query))],
     ["PG read 2 (openfda row, JSONB parsed)", () => findCachedReference(deps.sql, "openfda", labelKey(labelQuery))],
     [
       "PG version check (2 short rows)",
-      () => findCachedReferenceVersions(deps.sql, { rxnav: medicationKey(query), openfda: labelKey(labelQuery) }),
+      () =>
+        findCachedReferenceVersions(deps.sql, [
+          { source: "rxnav", key: medicationKey(query) },
+          { source: "openfda", key: labelKey(labelQuery) },
+        ]),
     ],
     ["label key (sha256)", () => labelKey(labelQuery)],
     ["lookupMedicationJson (verb, REST)", () => lookupMedicationJson(ctx, { name: "aspirin" })],
@@ -76,6 +81,12 @@ try {
       "GET /api/v1/health/medication via app.handle",
       async () => (await request("/api/v1/health/medication?name=aspirin")).text(),
     ],
+    // As under wrk -c10: ten requests in flight at once (per-call figures are per request).
+    ["GET /api/v1/account via app.handle, 10 at once", () => Promise.all(ten(() => request("/api/v1/account")))],
+    [
+      "GET /api/v1/health/medication via app.handle, 10 at once",
+      () => Promise.all(ten(() => request("/api/v1/health/medication?name=aspirin"))),
+    ],
   ];
   console.log(`\nMedication stages, ${N} calls each after ${N / 4} warm-up, ${body.length} byte body\n`);
   console.log("| stage | CPU µs/call | wall µs/call |");
@@ -86,9 +97,10 @@ try {
     const cpu = process.cpuUsage();
     const start = performance.now();
     for (let i = 0; i < N; i++) await run();
-    const wall = ((performance.now() - start) * 1000) / N;
+    const calls = name.endsWith("10 at once") ? N * 10 : N;
+    const wall = ((performance.now() - start) * 1000) / calls;
     const used = process.cpuUsage(cpu);
-    console.log(`| ${name} | ${((used.user + used.system) / N).toFixed(1)} | ${wall.toFixed(1)} |`);
+    console.log(`| ${name} | ${((used.user + used.system) / calls).toFixed(1)} | ${wall.toFixed(1)} |`);
   }
 } finally {
   await workers.close();
