@@ -2,6 +2,7 @@ import {
   type AuthInfo,
   createMcpHandler,
   isLegacyRequest,
+  PROTOCOL_VERSION_META_KEY,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { Ctx } from "../../shared/context/ctx";
@@ -34,7 +35,10 @@ function admittedCaller(authInfo: AuthInfo | undefined): McpCaller {
 /** Answers one MCP POST for `ctx`; `parsedBody` is the body's JSON when it is JSON. */
 export async function handleMcpRequest(request: Request, ctx: Ctx, parsedBody?: unknown): Promise<Response> {
   const caller: McpCaller = { ctx, prebuilt: new PrebuiltJson() };
-  const legacy = parsedBody === undefined ? await isLegacyRequest(request) : await isLegacyRequest(request, parsedBody);
+  const legacy =
+    parsedBody === undefined
+      ? await isLegacyRequest(request)
+      : !claimsModernEra(parsedBody) && (await isLegacyRequest(request, parsedBody));
   if (legacy) return finished(await serveLegacy(request, caller, parsedBody), caller.prebuilt);
   const authInfo: AuthInfo = {
     token: "",
@@ -44,6 +48,23 @@ export async function handleMcpRequest(request: Request, ctx: Ctx, parsedBody?: 
   };
   const options = parsedBody === undefined ? { authInfo } : { authInfo, parsedBody };
   return finished(await modern.fetch(request, options), caller.prebuilt);
+}
+
+/**
+ * A single request or notification (not `initialize`) whose `_meta` carries the protocol-version
+ * key: the SDK routes every such message to the 2026-07-28 path, however malformed the rest (its
+ * `hasEnvelopeClaim`; "a request carrying the envelope claim", as `isLegacyRequest` documents), and
+ * the modern handler classifies it again itself. Known here, the first classification is skipped.
+ */
+function claimsModernEra(body: unknown): boolean {
+  if (!isPlainObject(body) || typeof body.method !== "string" || body.method === "initialize") return false;
+  if ("result" in body || "error" in body) return false;
+  const meta = isPlainObject(body.params) ? body.params._meta : undefined;
+  return isPlainObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**
