@@ -8,10 +8,12 @@ import {
   isJobName,
   JOBS,
   QUEUE_CONCURRENCY,
+  QUEUE_FETCH_BATCH,
   QUEUE_LIMITERS,
   QUEUE_WORKER_OPTIONS,
   type QueueName,
   selectQueues,
+  workerSlots,
 } from "../shared/jobs/catalog";
 import { scheduleRepeatableJobs } from "../shared/jobs/queue";
 import { createJobMetricsRecorder } from "../shared/metrics/jobs";
@@ -52,15 +54,21 @@ export async function startWorkers(
     }
   };
   const queues = options.queues ?? selectQueues(deps.env.WORKER_QUEUES);
-  const workers = queues.map((queue) => {
+  // A queue's slots may be split over several BullMQ Workers, so none fetches a whole burst before
+  // starting any of it (QUEUE_FETCH_BATCH).
+  const workers = queues.flatMap((queue) => {
     const limiter = QUEUE_LIMITERS[queue];
-    return new Worker(queue, jobMetrics.time(process), {
-      connection,
-      prefix: queuePrefix(deps.env.REDIS_PREFIX, queue),
-      concurrency: options.concurrency ?? deps.env.WORKER_CONCURRENCY ?? QUEUE_CONCURRENCY[queue],
-      ...(limiter ? { limiter } : {}),
-      ...QUEUE_WORKER_OPTIONS[queue],
-    });
+    const concurrency = options.concurrency ?? deps.env.WORKER_CONCURRENCY ?? QUEUE_CONCURRENCY[queue];
+    return workerSlots(concurrency, QUEUE_FETCH_BATCH[queue]).map(
+      (slots) =>
+        new Worker(queue, jobMetrics.time(process), {
+          connection,
+          prefix: queuePrefix(deps.env.REDIS_PREFIX, queue),
+          concurrency: slots,
+          ...(limiter ? { limiter } : {}),
+          ...QUEUE_WORKER_OPTIONS[queue],
+        }),
+    );
   });
   for (const worker of workers) {
     worker.on("failed", (job, error) => {

@@ -71,6 +71,28 @@ export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
 };
 
 /**
+ * Jobs one BullMQ `Worker` fetches before it starts any of them. BullMQ's fetch loop
+ * (`Worker.mainLoop`, node_modules/bullmq/dist/esm/classes/worker.js lines 296–342) fetches jobs one
+ * `moveToActive` round trip at a time and calls `processJob` only once its inner loop stops: when
+ * the queue is empty, the worker's concurrency is reached, or a delayed job is due. During a burst
+ * the queue keeps refilling, so a worker with 256 slots fetched the whole burst before running the
+ * first turn (every `start` left within a few ms of the last enqueue). A queue listed here runs as
+ * several `Worker`s of at most this many slots each (their slots add up to the queue's concurrency),
+ * so a fetched job waits for at most this many fetches. Each `Worker` has its own blocking connection.
+ */
+export const QUEUE_FETCH_BATCH: Partial<Record<QueueName, number>> = {
+  chat: 8,
+};
+
+/** How a queue's slots in one process are split into BullMQ `Worker`s: the slots of each. */
+export function workerSlots(concurrency: number, batch: number | undefined): number[] {
+  if (!batch || concurrency <= batch) return [concurrency];
+  const slots = Array.from({ length: Math.floor(concurrency / batch) }, () => batch);
+  if (concurrency % batch) slots.push(concurrency % batch);
+  return slots;
+}
+
+/**
  * BullMQ's limiter per queue (jobs started per `duration` ms, across every worker process), set so
  * each upstream's published limit holds: one RxNav lookup makes at most 6 calls (RxNav allows 20
  * per second per IP), one openFDA lookup at most 3 (openFDA allows 240 per minute per key or IP).

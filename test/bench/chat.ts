@@ -19,10 +19,13 @@ import { createRedis, queuePrefix, redisKeys } from "../../shared/core/redis";
 import { createOfflineModel } from "../../shared/llm/offline/model";
 import { toAiSdkTools } from "../../shared/tools/aiSdk";
 import { CHAT_TOOLS } from "../../shared/tools/chatTools";
+import { QUICK, reportGoal } from "./goals";
 import { HOP_QUEUE, hopChannel } from "./queueHop";
 import { benchWorld, cpuMs, serve } from "./world";
 
-const TURNS = Number(process.env.BENCH_CHAT_TURNS ?? 200);
+// BENCH_QUICK (bench:quick): 30 sequential turns after 5 warm-up ones, and the burst once.
+const TURNS = Number(process.env.BENCH_CHAT_TURNS ?? (QUICK ? 30 : 200));
+const WARM_UP = QUICK ? 5 : 20;
 const CONCURRENT = Number(process.env.BENCH_CHAT_CONCURRENT ?? 200);
 const QUESTION = "symptom options for pregnancy";
 
@@ -126,7 +129,7 @@ try {
     };
   }
 
-  for (let i = 0; i < 20; i++) await Promise.all([inProcess(), fullPath()]); // warm-up
+  for (let i = 0; i < WARM_UP; i++) await Promise.all([inProcess(), fullPath()]);
   const direct: { first: number; total: number }[] = [];
   const piped: { first: number; total: number }[] = [];
   for (let i = 0; i < TURNS; i++) {
@@ -146,13 +149,13 @@ try {
     prefix: queuePrefix(world.env.REDIS_PREFIX, HOP_QUEUE),
   });
   const hops: number[] = [];
-  for (let i = 0; i < TURNS + 20; i++) {
+  for (let i = 0; i < TURNS + WARM_UP; i++) {
     const jobId = `hop${i}`;
     const answered = new Promise<void>((resolve) => hopWaits.set(hopChannel(world.env.REDIS_PREFIX, jobId), resolve));
     const start = performance.now();
     await hopQueue.add("hop", {}, { jobId, removeOnComplete: true });
     await answered;
-    if (i >= 20) hops.push(performance.now() - start);
+    if (i >= WARM_UP) hops.push(performance.now() - start);
   }
   await hopQueue.close();
   hopConnection.disconnect();
@@ -190,6 +193,23 @@ try {
     const sent = published.get(`${turns.get(chatId)}/${seq}`);
     return sent === undefined ? [] : [at - sent];
   });
+  // The worker's side of the wait, from the jobs BullMQ keeps (the newest 100 completed): queued →
+  // fetched (`processedOn`, set when BullMQ moved the job to active) → `start` logged.
+  const chatQueue = new Queue("chat", {
+    connection: world.deps.redis,
+    prefix: queuePrefix(world.env.REDIS_PREFIX, "chat"),
+  });
+  const burstTurns = new Set(burst.map((r) => turns.get(r.chatId)));
+  const fetchedAfter: number[] = [];
+  const startedAfterFetch: number[] = [];
+  for (const job of await chatQueue.getJobs(["completed"], 0, -1)) {
+    const turnId = (job.data as { turnId: string }).turnId;
+    const started = published.get(`${turnId}/1`);
+    if (!burstTurns.has(turnId) || job.processedOn === undefined || started === undefined) continue;
+    fetchedAfter.push(job.processedOn - job.timestamp);
+    startedAfterFetch.push(started - job.processedOn);
+  }
+  await chatQueue.close();
   await tap.quit();
   // Where the burst's first chunks wait: the API's answer (stored and queued), then the worker's
   // first event (picked up, "start" published), then the relay to the client.
@@ -234,8 +254,32 @@ try {
     )}, p99 ${p(
       burst.map((r) => r.answered),
       99,
-    )}; the worker's first event published p50 ${p(startedAt, 50)}, p99 ${p(startedAt, 99)}`,
+    )}; the worker's first event published p50 ${p(startedAt, 50)}, p99 ${p(startedAt, 99)}. ` +
+      `In the worker (${fetchedAfter.length} turns): queued → fetched by BullMQ p50 ${p(fetchedAfter, 50)}, p99 ${p(fetchedAfter, 99)}; ` +
+      `fetched → \`start\` logged p50 ${p(startedAfterFetch, 50)}, p99 ${p(startedAfterFetch, 99)}`,
   );
+  const goal = (measure: string, value: number, bound: number) =>
+    reportGoal({ bench: "chat", measure, value, goal: bound, kind: "max", unit: "ms" });
+  goal(
+    "added first chunk p50 (sequential turns)",
+    added(50, (r) => r.first),
+    3,
+  );
+  goal(
+    "added first chunk p99 (sequential turns)",
+    added(99, (r) => r.first),
+    15,
+  );
+  goal(`first chunk p99, ${CONCURRENT} concurrent chats`, percentile(firsts, 99), 250);
+  goal(
+    `largest gap between a client's chunks p99, ${CONCURRENT} concurrent chats`,
+    percentile(
+      burst.map((r) => r.maxGap),
+      99,
+    ),
+    100,
+  );
+  goal(`relay delay p99, ${CONCURRENT} concurrent chats`, percentile(relay, 99), 50);
 } finally {
   await stopProcess(server.child);
   await stopProcess(worker);
