@@ -123,6 +123,12 @@ export const EnvSchema = T.Object({
    * on this machine in development and tests; refused with NODE_ENV=production.
    */
   OAUTH_FETCH_ALLOW_LOOPBACK: T.Boolean({ default: false }),
+  /**
+   * Worker processes `bun run workers` (and `bun run start`) runs, each with every setting below:
+   * one process's event loop uses one core, so a chat burst's turns (CPU-bound with the offline
+   * model) spread over several where cores are free (workers/main.ts).
+   */
+  WORKER_PROCESSES: T.Integer({ minimum: 1, maximum: 64, default: 1 }),
   /** Overrides every queue's concurrency (per worker process); unset → the per-queue defaults in jobs.ts. */
   WORKER_CONCURRENCY: T.Optional(T.Integer({ minimum: 1, maximum: 512 })),
   /**

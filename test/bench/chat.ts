@@ -39,11 +39,16 @@ const ms = (value: number) => `${value.toFixed(2)} ms`;
 const profile = process.env.BENCH_PROFILE ? [`--cpu-prof-md`, `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
 const world = await benchWorld();
 const server = await serve("full", world.childEnv, profile);
-const worker = Bun.spawn([process.execPath, ...profile, "workers/main.ts"], {
-  env: { ...world.childEnv, LOG_LEVEL: "silent" },
-  stdout: "ignore",
-  stderr: "inherit",
-});
+// BENCH_CHAT_WORKERS: worker processes (as WORKER_PROCESSES runs them), spawned here so each one's CPU is counted.
+const WORKERS = Number(process.env.BENCH_CHAT_WORKERS ?? 1);
+const workers = Array.from({ length: WORKERS }, () =>
+  Bun.spawn([process.execPath, ...profile, "workers/main.ts"], {
+    env: { ...world.childEnv, LOG_LEVEL: "silent", WORKER_PROCESSES: "1" },
+    stdout: "ignore",
+    stderr: "inherit",
+  }),
+);
+const workersCpuMs = () => workers.reduce((sum, worker) => sum + cpuMs(worker.pid), 0);
 try {
   const { apiKey, accountId } = await createAccount(
     { sql: world.deps.sql, redis: world.deps.redis, redisPrefix: world.env.REDIS_PREFIX },
@@ -166,11 +171,11 @@ try {
     const field = (name: string) => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? 0);
     return (field("used_cpu_user") + field("used_cpu_sys")) * 1000;
   };
-  const cpuBefore = { api: cpuMs(server.child.pid), worker: cpuMs(worker.pid), redis: await redisCpuMs() };
+  const cpuBefore = { api: cpuMs(server.child.pid), worker: workersCpuMs(), redis: await redisCpuMs() };
   const burst = await Promise.all(Array.from({ length: CONCURRENT }, () => fullPath()));
   const cpuPerTurn = {
     api: (cpuMs(server.child.pid) - cpuBefore.api) / CONCURRENT,
-    worker: (cpuMs(worker.pid) - cpuBefore.worker) / CONCURRENT,
+    worker: (workersCpuMs() - cpuBefore.worker) / CONCURRENT,
     redis: ((await redisCpuMs()) - cpuBefore.redis) / CONCURRENT,
   };
   // Each turn's id is the id of the user message that started it.
@@ -237,7 +242,7 @@ try {
   const p = (values: number[], at: number) => ms(percentile(values, at));
   const firsts = burst.map((r) => r.first);
   console.log(
-    `\n${CONCURRENT} concurrent streaming chats: ${failures} errors; CPU per turn: API ${cpuPerTurn.api.toFixed(2)} ms, worker ${cpuPerTurn.worker.toFixed(2)} ms, Redis ${cpuPerTurn.redis.toFixed(2)} ms; first chunk p50 ${p(firsts, 50)}, p99 ${p(firsts, 99)}; ` +
+    `\n${CONCURRENT} concurrent streaming chats (${WORKERS} worker process${WORKERS > 1 ? "es" : ""}): ${failures} errors; CPU per turn: API ${cpuPerTurn.api.toFixed(2)} ms, worker ${cpuPerTurn.worker.toFixed(2)} ms, Redis ${cpuPerTurn.redis.toFixed(2)} ms; first chunk p50 ${p(firsts, 50)}, p99 ${p(firsts, 99)}; ` +
       `whole turn p99 ${p(
         burst.map((r) => r.total),
         99,
@@ -282,6 +287,6 @@ try {
   goal(`relay delay p99, ${CONCURRENT} concurrent chats`, percentile(relay, 99), 50);
 } finally {
   await stopProcess(server.child);
-  await stopProcess(worker);
+  for (const worker of workers) await stopProcess(worker);
   await world.cleanup();
 }
