@@ -24,7 +24,8 @@ let upstream: UpstreamFixtures;
 
 beforeAll(async () => {
   upstream = startUpstreamFixtures();
-  deps = withUpstream(await testDeps(), upstream, { UPSTREAM_TIMEOUT_MS: 300, REFERENCE_WAIT_MS: 10_000 });
+  // Generous timeouts: no test here stalls an upstream, and a busy machine must not fail a lookup.
+  deps = withUpstream(await testDeps(), upstream, { UPSTREAM_TIMEOUT_MS: 10_000, REFERENCE_WAIT_MS: 20_000 });
   workers = await startWorkers(deps, { queues: ["rxnav", "openfda"] });
   app = createApp(deps);
   key = (await createTestAccount(deps, "go")).apiKey;
