@@ -14,6 +14,8 @@
  *   concurrent clients, 70 % title searches and 30 % fielded searches with a title word, a category
  *   and a date sort. Both targets run BENCH_ROUNDS times in alternation (the machine is shared and
  *   noisy); CPU per request of the API process and of Meilisearch comes from /proc.
+ * In `bench:quick` (QUICK) the demo papers are still ingested, and search runs one round of 2 s
+ * (after 1 s warm-ups).
  */
 import { writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -23,12 +25,14 @@ import { indexUid } from "../../search-index/indexes";
 import { createAccount } from "../../shared/auth/accounts";
 import { fromPaperHit, PAPERS_SETTINGS, type PaperHit, toPaperDocument } from "../../shared/papers/search/document";
 import { toPaper } from "../../shared/records/paper";
+import { QUICK, reportGoal } from "./goals";
 import { searchRequests } from "./searchRequests";
 import { benchWorld, cpuMs, formatResult, ingestFile, serve, type WrkResult, wrk } from "./world";
 
 const SOURCE = process.env.BENCH_PAPERS ? resolve(process.env.BENCH_PAPERS) : DEMO_PAPERS;
-const DURATION = process.env.BENCH_SECONDS ?? "10";
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const DURATION = QUICK ? "2" : (process.env.BENCH_SECONDS ?? "10");
+const WARMUP = QUICK ? "1" : "3";
+const ROUNDS = QUICK ? 1 : Number(process.env.BENCH_ROUNDS ?? 3);
 const CLIENTS = 20;
 const PAGE_SIZE = 20;
 
@@ -150,12 +154,12 @@ try {
       BENCH_AUTH: `Bearer ${env.MEILI_MASTER_KEY}`,
     });
   // Both targets warm up first (JIT, caches), so round 1 measures the same state as the others.
-  apiTarget("3");
+  apiTarget(WARMUP);
   measure(
     undefined,
     env.MEILI_URL as string,
     { BENCH_REQUESTS: meiliFile, BENCH_AUTH: `Bearer ${env.MEILI_MASTER_KEY}` },
-    "3",
+    WARMUP,
   );
   const rounds: { raw: Measured; viaApi: Measured }[] = [];
   for (let round = 0; round < ROUNDS; round++) rounds.push({ raw: meiliTarget(), viaApi: apiTarget() });
@@ -180,6 +184,33 @@ try {
   console.log(
     `\n- search p50 goal met in ${p50Met} of ${rounds.length} rounds (median ratio ${median(rounds.map(({ raw, viaApi }) => viaApi.p50 / raw.p50)).toFixed(2)}×); search p99 through the service: median ${median(p99s).toFixed(2)} ms, worst ${Math.max(...p99s).toFixed(2)} ms (goal ≤ 25 ms: ${p99s.filter((p) => p <= 25).length} of ${rounds.length} rounds)`,
   );
+  reportGoal({
+    bench: "papers",
+    measure: "ingest through the service / Meilisearch directly (docs/s)",
+    value: ingestRate / rawRate,
+    goal: 0.7,
+    kind: "min",
+    unit: "×",
+  });
+  // The search goal is p50 ≤ 1.3× raw + 1 ms. Reported bound-adjusted, as (service p50 − 1 ms) / raw
+  // p50 against 1.3, which is the same inequality: a plain p50 ratio against 1.3 would miss the 1 ms
+  // allowance, which is most of the budget when raw Meilisearch answers in about a millisecond.
+  reportGoal({
+    bench: "papers",
+    measure: "search p50: (service p50 − 1 ms) / Meilisearch p50 (goal ≤ 1.3× raw + 1 ms), median of rounds",
+    value: median(rounds.map(({ raw, viaApi }) => (viaApi.p50 - 1) / raw.p50)),
+    goal: 1.3,
+    kind: "max",
+    unit: "×",
+  });
+  reportGoal({
+    bench: "papers",
+    measure: "search p99 through the service, median of rounds",
+    value: median(p99s),
+    goal: 25,
+    kind: "max",
+    unit: "ms",
+  });
 } finally {
   await stopProcess(workers);
   await world.cleanup();
