@@ -8,12 +8,11 @@
  */
 
 import { stopProcess } from "../../scripts/lib/processes";
-import { DEMO_PAPERS } from "../../scripts/lib/seed";
 import { createAccount } from "../../shared/auth/accounts";
 import { startWorkers } from "../../workers/runner";
 import { QUICK, reportGoal } from "./goals";
 import { MODERN_ENVELOPE, MODERN_HEADERS } from "./mcpCalls";
-import { benchWorld, formatResult, serve, type WrkResult, wrk } from "./world";
+import { benchWorld, formatResult, loadDemoData, serve, type WrkResult, wrk } from "./world";
 
 const DURATION = process.env.BENCH_SECONDS ?? (QUICK ? "2" : "10");
 const WARM_UP = QUICK ? "1" : "2";
@@ -32,12 +31,7 @@ const workers = await startWorkers(world.deps, { queues: ["papers"] });
 const profile = process.env.BENCH_PROFILE ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
 const server = await serve("full", world.childEnv, profile);
 try {
-  const ingest = Bun.spawn([process.execPath, "scripts/papers-ingest.ts", DEMO_PAPERS], {
-    env: world.childEnv,
-    stdout: "ignore",
-    stderr: "ignore",
-  });
-  if ((await ingest.exited) !== 0) throw new Error("papers-ingest failed");
+  await loadDemoData(world.childEnv, { conditions: false });
   const { apiKey } = await createAccount(
     { sql: world.deps.sql, redis: world.deps.redis, redisPrefix: world.env.REDIS_PREFIX },
     { plan: "pro" },

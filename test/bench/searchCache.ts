@@ -32,7 +32,7 @@ const WARM_UP = QUICK ? "1" : "2";
 const CLIENTS = 20;
 const PAGE_SIZE = 20;
 const POOL = 2_000;
-const UPDATES = QUICK ? 20 : 100;
+const UPDATES = QUICK ? 5 : 100;
 
 if (!Bun.which("wrk")) {
   console.error("wrk is not installed: apt-get install wrk");
@@ -48,7 +48,9 @@ function random(seed: number) {
   };
 }
 
-const progress = (step: string) => console.error(`search cache bench: ${step}`);
+const benchStart = performance.now();
+const progress = (step: string) =>
+  console.error(`search cache bench: ${step} (${((performance.now() - benchStart) / 1000).toFixed(1)} s)`);
 const world = await benchWorld();
 progress("world ready");
 const { deps, env, childEnv } = world;
@@ -59,7 +61,7 @@ const workers = Bun.spawn([process.execPath, "workers/main.ts"], {
 });
 const apis: Awaited<ReturnType<typeof serve>>[] = [];
 try {
-  const { sources } = await ingestFile(childEnv, SOURCE);
+  const { sources } = await ingestFile(childEnv, SOURCE, { reuse: true });
   progress("ingested");
   const papers = sources.map(toPaper);
   const uid = indexUid(env.MEILI_INDEX_PREFIX, "papers");

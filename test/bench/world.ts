@@ -14,15 +14,40 @@ import { dropDatabase } from "../../shared/db/sql";
 import { parseSourceLine, type SourcePaper } from "../../shared/records/paper";
 import { processEnvFor } from "../helpers/infra";
 
-/** An isolated database, Redis prefix and Meilisearch for one bench run, removed at the end. */
-export async function benchWorld(): Promise<{
+export interface BenchWorld {
   env: Env;
   deps: Deps;
   childEnv: Record<string, string | undefined>;
   /** The Meilisearch server this run started, if any (for CPU accounting). */
   meiliPid: number | undefined;
   cleanup: () => Promise<void>;
-}> {
+}
+
+/**
+ * A world one run shares with the benches it starts (`bun run bench:quick`): its settings, and
+ * whether the demo papers and MONDO terms are already in. A bench started with it in BENCH_WORLD
+ * joins that world instead of building its own, and leaves it in place.
+ */
+export interface SharedWorld {
+  settings: Record<string, string>;
+  meiliPid: number | undefined;
+  demoLoaded: boolean;
+}
+
+const SHARED_WORLD = "BENCH_WORLD";
+const joined = process.env[SHARED_WORLD] ? (JSON.parse(process.env[SHARED_WORLD]) as SharedWorld) : undefined;
+
+/** The environment variable that hands `shared` to a bench process. */
+export function shareWorld(shared: SharedWorld): Record<string, string> {
+  return { [SHARED_WORLD]: JSON.stringify(shared) };
+}
+
+/**
+ * An isolated database, Redis prefix and Meilisearch for one bench run, removed at the end; or, in
+ * a bench started with a shared world (BENCH_WORLD), that world, left as it is at the end.
+ */
+export async function benchWorld(): Promise<BenchWorld> {
+  if (joined) return joinWorld(joined);
   const dataDir = await mkdtemp(join(tmpdir(), "phs-bench-"));
   const database = new URL(LOCAL_DATABASE_URL);
   database.pathname = `/phs_bench_${Date.now()}`;
@@ -53,16 +78,43 @@ export async function benchWorld(): Promise<{
   };
 }
 
-/** Starts a bench target (`test/bench/servers.ts <mode>`) on a free port. */
+/** What a bench process needs to join `world` (its settings; the data loaded or not). */
+export function sharedWorldOf(world: BenchWorld, demoLoaded: boolean): SharedWorld {
+  const { DATABASE_URL, REDIS_PREFIX, MEILI_URL, MEILI_MASTER_KEY, MEILI_INDEX_PREFIX, DATA_DIR } = world.env;
+  const settings = Object.fromEntries(
+    Object.entries({ DATABASE_URL, REDIS_PREFIX, MEILI_URL, MEILI_MASTER_KEY, MEILI_INDEX_PREFIX, DATA_DIR }).filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
+    ),
+  );
+  return { settings, meiliPid: world.meiliPid, demoLoaded };
+}
+
+async function joinWorld(shared: SharedWorld): Promise<BenchWorld> {
+  const env = parseEnv({ ...shared.settings, LOG_LEVEL: "info" });
+  const deps = createDeps(env, { log: createLogger("silent") });
+  await redisReady(deps.redis);
+  return {
+    env,
+    deps,
+    childEnv: { ...processEnvFor(env), LOG_LEVEL: "info" },
+    meiliPid: shared.meiliPid,
+    cleanup: () => closeDeps(deps),
+  };
+}
+
 /**
- * Loads the demo papers and MONDO terms into a bench world the way `bun run start` does: the CLIs
- * enqueue, and workers that the caller has started do the work.
+ * Loads the demo papers and MONDO terms (or the papers alone) into a bench world the way `bun run
+ * start` does: the CLIs enqueue, and workers that the caller has started do the work. Nothing to do
+ * in a shared world that has them.
  */
-export async function loadDemoData(childEnv: Record<string, string | undefined>): Promise<void> {
-  for (const [script, file] of [
-    ["scripts/papers-ingest.ts", DEMO_PAPERS],
-    ["scripts/mondo-load.ts", DEMO_CONDITIONS],
-  ] as const) {
+export async function loadDemoData(
+  childEnv: Record<string, string | undefined>,
+  { conditions = true }: { conditions?: boolean } = {},
+): Promise<void> {
+  if (joined?.demoLoaded) return;
+  const loads: [string, string][] = [["scripts/papers-ingest.ts", DEMO_PAPERS]];
+  if (conditions) loads.push(["scripts/mondo-load.ts", DEMO_CONDITIONS]);
+  for (const [script, file] of loads) {
     const child = Bun.spawn([process.execPath, script, file], { env: childEnv, stdout: "ignore", stderr: "ignore" });
     if ((await child.exited) !== 0) throw new Error(`${script} failed`);
   }
@@ -75,7 +127,18 @@ export async function loadDemoData(childEnv: Record<string, string | undefined>)
 export async function ingestFile(
   childEnv: Record<string, string | undefined>,
   file: string,
+  { reuse = false }: { reuse?: boolean } = {},
 ): Promise<{ summary: { records: number; seconds: number }; sources: SourcePaper[] }> {
+  const sources = async () => {
+    const bytes = await Bun.file(file).bytes();
+    const text = new TextDecoder().decode(file.endsWith(".gz") ? Bun.gunzipSync(bytes) : bytes);
+    return text.split("\n").filter(Boolean).map(parseSourceLine);
+  };
+  // `reuse`: a caller that needs the papers in, not the ingest timed, takes a shared world's as they are.
+  if (reuse && joined?.demoLoaded && file === DEMO_PAPERS) {
+    const records = await sources();
+    return { summary: { records: records.length, seconds: 0 }, sources: records };
+  }
   const ingest = Bun.spawn([process.execPath, "scripts/papers-ingest.ts", file], {
     env: childEnv,
     stdout: "pipe",
@@ -83,11 +146,10 @@ export async function ingestFile(
   });
   if ((await ingest.exited) !== 0) throw new Error("papers:ingest failed");
   const summary = JSON.parse(await new Response(ingest.stdout).text()) as { records: number; seconds: number };
-  const bytes = await Bun.file(file).bytes();
-  const text = new TextDecoder().decode(file.endsWith(".gz") ? Bun.gunzipSync(bytes) : bytes);
-  return { summary, sources: text.split("\n").filter(Boolean).map(parseSourceLine) };
+  return { summary, sources: await sources() };
 }
 
+/** Starts a bench target (`test/bench/servers.ts <mode>`) on a free port. */
 export async function serve(
   mode: "bare" | "full",
   childEnv: Record<string, string | undefined>,
