@@ -1,6 +1,6 @@
 /**
- * One line per goal a bench measured, so `bun run bench:quick` (test/bench/quick.ts) can gather
- * every bench's verdicts into one table. A bench calls `reportGoal` once per goal after printing
+ * One line per goal a bench measured, so `bun run bench` and `bun run bench:quick`
+ * (test/bench/suite.ts) can gather every bench's verdicts into one table. A bench calls `reportGoal` once per goal after printing
  * its own tables; the line starts with GOAL_PREFIX and holds the result as JSON.
  */
 
