@@ -11,13 +11,24 @@
  *   when a bench breaks or a goal shows a gross regression (see `grossRegression`); short runs on
  *   a shared machine are noisy, so a goal merely not met is reported, not failed. `.ci/run` runs
  *   this after the tests.
+ * A full run records each goal's value in test/bench/recorded.json (committed with the docs written
+ * from the same run); the quick run's gate reads it (goals.ts, `grossLimit`).
  * BENCH_ONLY=mcp,chat runs only those benches.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { startWorkers } from "../../workers/runner";
-import { type GoalResult, goalMet, grossRegression, parseGoals } from "./goals";
+import {
+  type GoalResult,
+  goalKey,
+  goalMet,
+  grossLimit,
+  grossRegression,
+  parseGoals,
+  RECORDED_FILE,
+  type Recorded,
+} from "./goals";
 import { type BenchWorld, benchWorld, loadDemoData, sharedWorldOf, shareWorld } from "./world";
 
 /** Every bench, by the name its goal lines carry. */
@@ -80,28 +91,43 @@ try {
   await world?.cleanup();
 }
 
+const recorded: Recorded | undefined = existsSync(RECORDED_FILE)
+  ? (JSON.parse(readFileSync(RECORDED_FILE, "utf8")) as Recorded)
+  : undefined;
+const recordedValue = (goal: GoalResult) => recorded?.values[goalKey(goal)];
+const gross = quick ? goals.filter((goal) => grossRegression(goal, recordedValue(goal))) : [];
+
 const shown = (value: number, unit: GoalResult["unit"]) =>
   unit === "×" ? `${value.toFixed(2)}×` : `${value.toFixed(unit === "ms" ? 2 : 1)} ${unit}`;
 console.log(
   `\n## ${quick ? "bench:quick" : "bench"}: every goal, ${new Date().toISOString()}, ${seconds(started)} s\n`,
 );
 console.log(`Machine: ${machine()}\n`);
-console.log("| bench | measure | value | goal | verdict |");
-console.log("|---|---|---|---|---|");
+console.log(`| bench | measure | value | goal | verdict |${quick ? " gross regression past |" : ""}`);
+console.log(`|---|---|---|---|---|${quick ? "---|" : ""}`);
 for (const goal of goals) {
-  const verdict = grossRegression(goal)
-    ? "**not met, gross regression** (worse than 2× the goal)"
-    : goalMet(goal)
-      ? "met"
-      : "**not met**";
+  const verdict = gross.includes(goal) ? "**GROSS REGRESSION**" : goalMet(goal) ? "met" : "**not met**";
   const bound = `${goal.kind === "max" ? "≤" : "≥"} ${shown(goal.goal, goal.unit)}`;
-  console.log(`| ${goal.bench} | ${goal.measure} | ${shown(goal.value, goal.unit)} | ${bound} | ${verdict} |`);
+  const gate = quick
+    ? ` ${goal.kind === "max" ? ">" : "<"} ${shown(grossLimit(goal, recordedValue(goal)), goal.unit)} |`
+    : "";
+  console.log(`| ${goal.bench} | ${goal.measure} | ${shown(goal.value, goal.unit)} | ${bound} | ${verdict} |${gate}`);
 }
 for (const failure of failures) console.log(`\nFAILED: ${failure}`);
-const gross = goals.filter(grossRegression);
-if (gross.length > 0) console.log(`\n${gross.length} gross regression(s): a value worse than twice its goal.`);
+if (gross.length > 0) {
+  console.log(
+    `\n${gross.length} gross regression(s): worse than twice the goal, or than twice the recorded value of a goal the last full run did not meet.`,
+  );
+}
+if (!quick && failures.length === 0) {
+  // Benches left out (BENCH_ONLY) keep their recorded values.
+  const values = { ...recorded?.values, ...Object.fromEntries(goals.map((goal) => [goalKey(goal), goal.value])) };
+  const record: Recorded = { measuredAt: new Date().toISOString(), machine: machine(), values };
+  writeFileSync(RECORDED_FILE, `${JSON.stringify(record, null, 2)}\n`);
+  console.log(`\nRecorded in ${RECORDED_FILE}.`);
+}
 console.log(`\nEach bench's output: ${logs}`);
-process.exit(failures.length > 0 || (quick && gross.length > 0) ? 1 : 0);
+process.exit(failures.length > 0 || gross.length > 0 ? 1 : 0);
 
 /** What the figures were measured on: they compare only as ratios, but the machine says how loaded it was. */
 function machine(): string {
