@@ -5,8 +5,8 @@ import { AppError } from "../shared/core/errors";
 import type { RateDecision } from "../shared/ratelimit/limiter";
 
 /**
- * Per-request facts gathered before routing (request id, caller, timing). Kept in a WeakMap keyed by
- * the Request because Elysia's `onRequest` runs before any `derive`; routes read it through `derive`.
+ * Per-request facts gathered before routing (request id, caller, timing). Kept on the Request
+ * because Elysia's `onRequest` runs before any `derive`; routes read it through `derive`.
  */
 export interface RequestState {
   requestId: string;
@@ -16,13 +16,18 @@ export interface RequestState {
   rate?: RateDecision;
 }
 
-const states = new WeakMap<Request, RequestState>();
+/**
+ * The state rides on the Request itself under a private symbol: a WeakMap entry per request cost
+ * about 0.2 µs to set and read, and its entries add work to every garbage collection.
+ */
+const STATE = Symbol("requestState");
+type WithState = Request & { [STATE]?: RequestState };
 
 export function stateOf(request: Request): RequestState {
-  let state = states.get(request);
+  let state = (request as WithState)[STATE];
   if (!state) {
     state = { requestId: newRequestId(), startedAt: performance.now() };
-    states.set(request, state);
+    (request as WithState)[STATE] = state;
   }
   return state;
 }
@@ -35,19 +40,28 @@ export function requestIdFrom(request: Request): string {
   return given && CLIENT_ID.test(given) ? given : newRequestId();
 }
 
+/**
+ * A process-unique prefix drawn once (a UUIDv7: time-ordered, random) plus a counter: unique across
+ * processes and restarts without a random draw per request, which cost about 0.5 µs of every
+ * request's CPU under load. A request id correlates log lines; it is no secret and grants nothing.
+ */
+const ID_PREFIX = `req_${Bun.randomUUIDv7("base64url")}`;
+let idCounter = 0;
+
 function newRequestId(): string {
-  return `req_${Bun.randomUUIDv7("base64url")}`;
+  idCounter += 1;
+  return `${ID_PREFIX}${idCounter.toString(36)}`;
 }
 
 export function initState(request: Request): RequestState {
   const state: RequestState = { requestId: requestIdFrom(request), startedAt: performance.now() };
-  states.set(request, state);
+  (request as WithState)[STATE] = state;
   return state;
 }
 
 /** A request replaced by a copy (a chunked body read and counted) keeps its id and timing. */
 export function moveState(from: Request, to: Request): void {
-  states.set(to, stateOf(from));
+  (to as WithState)[STATE] = stateOf(from);
 }
 
 /** The authenticated caller and its rate decision; only routes behind an access policy may ask. */

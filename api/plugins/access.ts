@@ -1,6 +1,6 @@
 import type { Feature } from "../../shared/auth/access";
-import { type Authenticator, setRateLimitHeaders } from "../../shared/auth/apiKeys";
-import { authorize } from "../../shared/auth/authorize";
+import { type Authenticator, type Caller, setRateLimitHeaders } from "../../shared/auth/apiKeys";
+import { authorizeNow } from "../../shared/auth/authorize";
 import { AppError } from "../../shared/core/errors";
 import type { PlanTable } from "../../shared/core/plans";
 import { stateOf } from "../requestState";
@@ -132,24 +132,50 @@ export function pathOf(url: string): string {
   const start = url.indexOf("/", url.indexOf("//") + 2);
   if (start === -1) return "/";
   const end = url.indexOf("?", start);
-  const path = end === -1 ? url.slice(start) : url.slice(start, end);
+  return withoutTrailingSlash(end === -1 ? url.slice(start) : url.slice(start, end));
+}
+
+function withoutTrailingSlash(path: string): string {
   return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
 }
+
+/**
+ * `pathOf` in a request hook, given the hook context's `path`: Elysia's compiled handler has
+ * already cut it from the URL (its hook types leave it out, hence `unknown`). Reusing it spares
+ * reading `request.url`, which builds a new string on every read, and cutting it again. Read it as
+ * `context.path`: a hook that hands its whole context to a function makes Elysia build every
+ * optional part of the context for every request.
+ */
+export function hookPath(path: unknown, request: Request): string {
+  return typeof path === "string" ? withoutTrailingSlash(path) : pathOf(request.url);
+}
+
+/** What a request hook's context holds beyond its type: the path Elysia cut from the URL. */
+export type HookContext = { path?: unknown };
 
 /** The response headers an admission step may set. */
 export type HeaderBag = Record<string, unknown>;
 
 /**
  * Authenticates a request that needs an API key and takes its rate-limit slot (a step of the
- * admission hook, for policies without `auth: "session"`).
+ * admission hook, for policies without `auth: "session"`). A cached key with a leased slot left is
+ * admitted at once; only a lookup or a Redis round trip returns a promise to wait for.
  */
 export function keyAdmission(authenticator: Authenticator, plans: PlanTable) {
-  return async (request: Request, headers: HeaderBag, policy: AccessPolicy): Promise<void> => {
+  const admit = (request: Request, headers: HeaderBag, policy: AccessPolicy, caller: Caller): void => {
     const state = stateOf(request);
-    const { principal, rate } = await authenticator.authorize(credentialFrom(request.headers));
-    state.principal = principal;
-    state.rate = rate;
-    setRateLimitHeaders(headers, rate);
-    await authorize({ plans, plan: principal.plan }, { feature: policy.feature });
+    state.principal = caller.principal;
+    state.rate = caller.rate;
+    setRateLimitHeaders(headers, caller.rate);
+    authorizeNow({ plans, plan: caller.principal.plan }, { feature: policy.feature });
+  };
+  return (request: Request, headers: HeaderBag, policy: AccessPolicy): Promise<void> | undefined => {
+    const credential = credentialFrom(request.headers);
+    const leased = authenticator.authorizeLeased(credential);
+    if (leased) {
+      admit(request, headers, policy, leased);
+      return undefined;
+    }
+    return authenticator.authorize(credential).then((caller) => admit(request, headers, policy, caller));
   };
 }

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { Authenticator } from "../../shared/auth/apiKeys";
 import type { Deps } from "../../shared/context/deps";
 import { AppError } from "../../shared/core/errors";
-import { keyAdmission, pathOf, policyFor } from "./access";
+import { type HookContext, hookPath, keyAdmission, policyFor } from "./access";
 import { limitBody } from "./bodyLimit";
 import { GUARDED_PATH, hostGuard } from "./hostGuard";
 import { mcpAdmission, type TokenVerifier } from "./mcpAdmission";
@@ -27,7 +27,7 @@ export function admission(deps: Deps, authenticator: Authenticator, verifyToken:
       // Leased rate-limit slots go back to Redis when the server stops.
       .onStop(() => authenticator.dispose())
       .onRequest(async (context) => {
-        const path = pathOf(context.request.url);
+        const path = hookPath((context as HookContext).path, context.request);
         if (path === GUARDED_PATH) guardHost(context.request);
         // A declared length over the limit is refused here; a chunked body goes on as a copy that
         // counts it as the route reads it, after the caller below is known. Nothing is read here.
@@ -35,10 +35,14 @@ export function admission(deps: Deps, authenticator: Authenticator, verifyToken:
         const request = context.request;
         const policy = policyFor(request.method, path);
         try {
-          if (policy?.auth === "session") await bySession(request, context.set.headers, policy);
-          else if (policy && !policy.anonymous) {
-            await (path === GUARDED_PATH ? byKeyOrToken : byKey)(request, context.set.headers, policy);
-          }
+          // Awaited only when a step returned a promise: a cached key with a leased slot returns none.
+          const pending =
+            policy?.auth === "session"
+              ? bySession(request, context.set.headers, policy)
+              : policy && !policy.anonymous
+                ? (path === GUARDED_PATH ? byKeyOrToken : byKey)(request, context.set.headers, policy)
+                : undefined;
+          if (pending) await pending;
         } catch (error) {
           // A refused caller's chunked body is never read: the connection closes instead of draining it.
           if (error instanceof AppError && request.body && !request.headers.has("content-length")) {

@@ -15,7 +15,7 @@ export const OAUTH_KEY_ID = "oauth";
 const UNAUTHORIZED =
   "Provide an API key or an OAuth access token for this server as `Authorization: Bearer <token>` (API keys also as `x-api-key`).";
 
-type KeyStep = (request: Request, headers: HeaderBag, policy: AccessPolicy) => Promise<void>;
+type KeyStep = (request: Request, headers: HeaderBag, policy: AccessPolicy) => Promise<void> | undefined;
 
 /** What an access token grants, once checked; a token that grants nothing is a 401 AppError. */
 export interface VerifiedToken {

@@ -71,15 +71,23 @@ export function createAuthenticator(deps: AuthDeps) {
   );
   return {
     authorize: (apiKey: string | undefined) => authorize(state, apiKey),
+    /**
+     * `authorize` for a cached key with a leased slot left, which needs no I/O: answered without a
+     * promise. Undefined whenever `authorize` has more to do (a lookup, a round trip, a refusal).
+     */
+    authorizeLeased: (apiKey: string | undefined) => authorizeLeased(state, apiKey),
     /** Hands every leased slot back (on shutdown), so a restart does not strand them for an hour. */
     dispose: (): Promise<unknown> => forgetAll(state.cache),
   };
 }
 
-async function authorize(
-  state: AuthState,
-  apiKey: string | undefined,
-): Promise<{ principal: Principal; rate: RateDecision }> {
+/** An authenticated caller and the rate decision its request took. */
+export interface Caller {
+  principal: Principal;
+  rate: RateDecision;
+}
+
+async function authorize(state: AuthState, apiKey: string | undefined): Promise<Caller> {
   if (!apiKey) throw unauthorized();
   let entry = state.cache.entries.get(apiKey);
   // Only well-formed keys are ever cached, so a cached one needs no second shape check.
@@ -104,6 +112,13 @@ async function authorize(
     return { principal, rate };
   }
   throw new AppError("UNAVAILABLE", "Authentication did not settle; retry.", { headers: { "Retry-After": "1" } });
+}
+
+function authorizeLeased(state: AuthState, apiKey: string | undefined): Caller | undefined {
+  const entry = apiKey === undefined ? undefined : state.cache.entries.get(apiKey);
+  if (!entry?.principal || !entry.call || entry.expiresAt < Date.now()) return undefined;
+  const rate = state.cache.leases.takeLeased(entry.slots, entry.call);
+  return rate && { principal: entry.principal, rate };
 }
 
 /** A missing or expired entry is read again (an expired one drops its lease first). */
