@@ -2,11 +2,13 @@ import {
   type AuthInfo,
   createMcpHandler,
   isLegacyRequest,
+  type JSONRPCRequest,
   PROTOCOL_VERSION_META_KEY,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { Ctx } from "../../shared/context/ctx";
 import { responseBody } from "../plugins/largeBodies";
+import { isPlainLegacyCall, OneCallTransport } from "./plainCall";
 import { PrebuiltJson } from "./prebuiltJson";
 import { buildServer, type McpCaller } from "./server";
 
@@ -35,6 +37,7 @@ function admittedCaller(authInfo: AuthInfo | undefined): McpCaller {
 /** Answers one MCP POST for `ctx`; `parsedBody` is the body's JSON when it is JSON. */
 export async function handleMcpRequest(request: Request, ctx: Ctx, parsedBody?: unknown): Promise<Response> {
   const caller: McpCaller = { ctx, prebuilt: new PrebuiltJson() };
+  if (isPlainLegacyCall(request, parsedBody)) return answerPlainCall(request, caller, parsedBody);
   const legacy =
     parsedBody === undefined
       ? await isLegacyRequest(request)
@@ -48,6 +51,20 @@ export async function handleMcpRequest(request: Request, ctx: Ctx, parsedBody?: 
   };
   const options = parsedBody === undefined ? { authInfo } : { authInfo, parsedBody };
   return finished(await modern.fetch(request, options), caller.prebuilt);
+}
+
+/** The everyday 2025 request, without the SDK's HTTP transport (plainCall.ts). */
+async function answerPlainCall(request: Request, caller: McpCaller, message: JSONRPCRequest): Promise<Response> {
+  const server = buildServer(caller, "legacy");
+  const transport = new OneCallTransport();
+  await server.connect(transport);
+  try {
+    const answer = await transport.call(message, request);
+    const bytes = caller.prebuilt.splice(Buffer.from(JSON.stringify(answer)));
+    return new Response(responseBody(bytes), { headers: { "content-type": "application/json" } });
+  } finally {
+    await server.close();
+  }
 }
 
 /**
