@@ -1,5 +1,6 @@
 import type { Deps } from "../../shared/context/deps";
 import type { TurnFeed } from "../../shared/events/turnFeed";
+import { chunkJson } from "../../shared/events/turnLog";
 import { chatStreamsActive } from "../../shared/metrics/service";
 
 const encoder = new TextEncoder();
@@ -105,7 +106,7 @@ function openRelay(deps: RelayDeps, controller: ReadableStreamDefaultController<
 async function relayFeed(deps: Pick<Deps, "log">, relay: Relay): Promise<void> {
   try {
     for await (const event of relay.feed) {
-      if ("chunk" in event) write(relay, `id: ${event.seq}\ndata: ${JSON.stringify(event.chunk)}\n\n`);
+      if ("chunk" in event) write(relay, `id: ${event.seq}\ndata: ${chunkJson(event)}\n\n`);
       if (relay.feed.buffered === 0) flush(relay);
     }
   } catch (error) {

@@ -1,7 +1,7 @@
 import type { UIMessageChunk } from "ai";
 import type { Env } from "../core/env";
 import { createRedis, type Redis, type RedisTarget, redisKeys } from "../core/redis";
-import { latestLoggedSeq, replayTurn, type TurnEvent } from "./turnLog";
+import { decodeTurnEvent, latestLoggedSeq, replayTurn, type TurnEvent } from "./turnLog";
 
 type FeedDeps = {
   redis: Redis;
@@ -17,7 +17,9 @@ type FeedDeps = {
  *
  * - Catch-up: subscribed first, then the capped log is replayed; a worker logs each event before
  *   publishing it, so whatever it published before the subscription was live is in the log, and an
- *   event in both is dropped by its `seq`.
+ *   event in both is dropped by its `seq`. A feed opened for a turn not yet queued (`unqueued`)
+ *   skips that replay: its opener queues the turn only once `live` has resolved, so no event can
+ *   have been published before the subscription.
  * - Gap repair: pub/sub delivers at most once (a message sent while the subscription moves, in a
  *   Redis failover or a reconnect, is lost), so an event past a gap waits while the log is read for
  *   the missing ones, and a feed quiet for QUIET_CATCH_UP_MS reads the log after its last event.
@@ -28,6 +30,8 @@ export interface TurnFeed extends AsyncIterable<TurnEvent> {
   readonly turnId: string;
   /** Events received and in order but not yet read: a reader that batches writes until it is 0. */
   readonly buffered: number;
+  /** Resolves once the subscription is live (and the first replay, if any, is in); rejects if it failed. */
+  readonly live: Promise<void>;
   /** Stops following (the reader went away; the turn runs on): the iteration ends, the subscription closes. */
   close(): Promise<void>;
 }
@@ -48,13 +52,26 @@ export async function followToEnd(feed: TurnFeed, onEvent: (event: TurnEvent) =>
   return end;
 }
 
-export function openTurnFeed(deps: FeedDeps, turnId: string, afterSeq: number): TurnFeed {
-  const feed = new Feed(deps, turnId, afterSeq);
+/**
+ * `unqueued`: the turn is not queued yet and will be only after `live` resolved, so nothing can
+ * have been published before the subscription and the log is not read (one XRANGE less per turn).
+ * Gap repair still reads it when an event goes missing.
+ */
+export function openTurnFeed(
+  deps: FeedDeps,
+  turnId: string,
+  afterSeq: number,
+  options?: { unqueued?: boolean },
+): TurnFeed {
+  const feed = new Feed(deps, turnId, afterSeq, options?.unqueued ?? false);
+  const live = feed.subscribed.then(() => {});
+  live.catch(() => {});
   return {
     turnId,
     get buffered() {
       return feed.ready.length;
     },
+    live,
     [Symbol.asyncIterator]: () => feed.events(),
     close: () => feed.close(),
   };
@@ -75,12 +92,13 @@ class Feed {
   private heardAt = Date.now();
   private reading = false;
   private again = false;
-  private readonly subscribed: Promise<() => Promise<void>>;
+  readonly subscribed: Promise<() => Promise<void>>;
 
   constructor(
     private readonly deps: FeedDeps,
     readonly turnId: string,
     afterSeq: number,
+    private readonly unqueued: boolean,
   ) {
     this.last = afterSeq;
     this.subscribed = this.subscribe();
@@ -93,7 +111,7 @@ class Feed {
     let stopped: Promise<void> | undefined;
     const stop = () => (stopped ??= unlisten());
     try {
-      for (const event of await this.replay()) this.hold(event);
+      if (!this.unqueued) for (const event of await this.replay()) this.hold(event);
     } catch (error) {
       await stop();
       throw error;
@@ -258,7 +276,7 @@ export function createTurnSubscriber(target: RedisTarget, prefix: string): TurnS
     connection.on("smessage", (name: string, message: string) => {
       const channel = channels.get(name);
       if (!channel) return;
-      const event = JSON.parse(message) as TurnEvent;
+      const event = decodeTurnEvent(message);
       for (const listener of channel.listeners) listener(event);
     });
     return connection;

@@ -10,6 +10,48 @@ import { type Redis, redisKeys } from "../core/redis";
  */
 export type TurnEvent = { seq: number; chunk: UIMessageChunk } | { seq: number; end: "ok" | "error" };
 
+/**
+ * A chunk event as Redis carried it: the chunk's JSON text is kept and parsed only if something
+ * reads `chunk`. The SSE relay writes `json` as it is, so a relayed chunk is never parsed and
+ * serialized again (a parse and a stringify per chunk were most of the relay's own CPU).
+ */
+export class LoggedChunk {
+  private parsed: UIMessageChunk | undefined;
+  constructor(
+    readonly seq: number,
+    /** The chunk's JSON, exactly as the worker wrote it. */
+    readonly json: string,
+  ) {}
+  get chunk(): UIMessageChunk {
+    this.parsed ??= JSON.parse(this.json) as UIMessageChunk;
+    return this.parsed;
+  }
+}
+
+/** The chunk's JSON text: as published when the event came from Redis, else serialized. */
+export function chunkJson(event: { seq: number; chunk: UIMessageChunk }): string {
+  return event instanceof LoggedChunk ? event.json : JSON.stringify(event.chunk);
+}
+
+const SEQ_PREFIX = '{"seq":';
+const CHUNK_KEY = '"chunk":';
+
+/**
+ * Reads a published or logged event. `JSON.stringify({ seq, chunk })` (the publisher's encoding)
+ * always writes `{"seq":<n>,"chunk":<json>}`, so a chunk's number and JSON are cut out of the text
+ * without parsing it; anything else (an `end`) is parsed.
+ */
+export function decodeTurnEvent(payload: string): TurnEvent {
+  if (payload.startsWith(SEQ_PREFIX) && payload.endsWith("}")) {
+    const comma = payload.indexOf(",", SEQ_PREFIX.length);
+    if (comma > 0 && payload.startsWith(CHUNK_KEY, comma + 1)) {
+      const seq = Number(payload.slice(SEQ_PREFIX.length, comma));
+      if (Number.isSafeInteger(seq)) return new LoggedChunk(seq, payload.slice(comma + 1 + CHUNK_KEY.length, -1));
+    }
+  }
+  return JSON.parse(payload) as TurnEvent;
+}
+
 const LOG_MAX = 5_000;
 const LOG_TTL_SECONDS = 3_600;
 /**
@@ -70,13 +112,11 @@ export function turnPublisher(redis: Redis, prefix: string, turnId: string, star
 /** The newest logged event's `seq` (0 when nothing is logged): one entry read, whatever the log's length. */
 export async function latestLoggedSeq(redis: Redis, prefix: string, turnId: string): Promise<number> {
   const [newest] = await redis.xrevrange(redisKeys(prefix).turnLog(turnId), "+", "-", "COUNT", 1);
-  return newest ? (JSON.parse(newest[1][1] as string) as TurnEvent).seq : 0;
+  return newest ? decodeTurnEvent(newest[1][1] as string).seq : 0;
 }
 
 /** Every logged event of a turn after `afterSeq`, oldest first. */
 export async function replayTurn(redis: Redis, prefix: string, turnId: string, afterSeq: number): Promise<TurnEvent[]> {
   const entries = await redis.xrange(redisKeys(prefix).turnLog(turnId), "-", "+");
-  return entries
-    .map(([, fields]) => JSON.parse(fields[1] as string) as TurnEvent)
-    .filter((event) => event.seq > afterSeq);
+  return entries.map(([, fields]) => decodeTurnEvent(fields[1] as string)).filter((event) => event.seq > afterSeq);
 }

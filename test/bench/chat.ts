@@ -35,8 +35,11 @@ const percentile = (values: number[], p: number) => {
 };
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
-// BENCH_PROFILE=<dir>: the API and the worker write CPU profiles there (Bun's --cpu-prof, markdown) when they stop.
-const profile = process.env.BENCH_PROFILE ? [`--cpu-prof-md`, `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+// BENCH_PROFILE=<dir>: the API and the worker write CPU profiles there when they stop (Bun's --cpu-prof: markdown,
+// and the .cpuprofile that test/bench/chatStages.ts splits by stage).
+const profile = process.env.BENCH_PROFILE
+  ? [`--cpu-prof`, `--cpu-prof-md`, `--cpu-prof-interval=250`, `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+  : [];
 const world = await benchWorld();
 const server = await serve("full", world.childEnv, profile);
 // BENCH_CHAT_WORKERS: worker processes (as WORKER_PROCESSES runs them), spawned here so each one's CPU is counted.

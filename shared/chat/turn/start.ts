@@ -12,7 +12,7 @@ import { replyOf } from "./reply";
 /** A turn that is stored and queued: relay its events (SSE), or wait for its reply (JSON). */
 export interface StartedTurn {
   chatId: string;
-  /** The turn's events from the first; subscribed before the turn was queued. */
+  /** The turn's events from the first; its subscription was live before the turn was queued. */
   feed: TurnFeed;
   /** Follows the turn to its end and returns the stored reply: 502 for a failed turn. */
   reply(): Promise<ChatReply>;
@@ -29,11 +29,11 @@ export async function startTurn(ctx: Ctx, input: ChatRequest): Promise<StartedTu
   if (slot) await slot;
   const prepared = await prepareTurn(ctx, input);
   const { turn } = prepared;
-  // Subscribed while the message is stored and the turn queued: a fast worker's first events are
-  // held for the feed, and the subscription's round trip does not delay the writes.
-  const feed = openTurnFeed(ctx, turn.turnId, 0);
+  // Subscribed while the message is stored, and queued only once the subscription is live: nothing
+  // can have been published before it, so the feed reads no log (gap repair still does).
+  const feed = openTurnFeed(ctx, turn.turnId, 0, { unqueued: true });
   try {
-    await submitTurn(ctx, prepared);
+    await submitTurn(ctx, prepared, feed.live);
   } catch (error) {
     await feed.close();
     throw error;
@@ -54,7 +54,8 @@ type SubmitDeps = Pick<Deps, "sql" | "redis" | "queues" | "env">;
  * Stores the user message, then queues its turn (job id `turn-<turnId>`, so it runs once) with the
  * chat's in-progress mark. A turn that could not be queued takes its message back (503). A worker
  * therefore always finds the message it answers; one that does not (the message was taken back)
- * ends the turn with an error and stores nothing.
+ * ends the turn with an error and stores nothing. `subscribed` (a feed's `live`) is awaited before
+ * the enqueue: a feed that could not subscribe is a 503 too, with its message taken back.
  *
  * Stored first, not in parallel with the enqueue plus a Redis handshake for a worker that read
  * before the commit: measured on this 2-core machine (shared, noisy), six alternating runs each of
@@ -65,10 +66,11 @@ type SubmitDeps = Pick<Deps, "sql" | "redis" | "queues" | "env">;
  * (4.25 against 4.08 ms) and 0.9 ms on average to the API's answer. Within the noise, so the
  * simpler order won: no stored-word handshake, no blocking connection pool on the workers.
  */
-export async function submitTurn(ctx: SubmitDeps, prepared: PreparedTurn): Promise<void> {
+export async function submitTurn(ctx: SubmitDeps, prepared: PreparedTurn, subscribed?: Promise<void>): Promise<void> {
   const { turn } = prepared;
   await fromPostgres(appendUserMessage(ctx, prepared));
   try {
+    await subscribed?.catch(unavailable("Redis"));
     // Both on the request connection back to back: one round trip on one Redis (on a cluster the
     // two keys' primaries may differ, and each gets its own).
     await Promise.all([
