@@ -75,7 +75,11 @@ function reasonForNone(evidence: Evidence): string {
 
 /** Triage one message. `context` adds what the service knows about the writer (age, pregnancy). */
 export function assessMessage(text: string, context: AssessContext = {}): Triage {
-  const evidence = new Evidence(text, context);
+  return assessEvidence(new Evidence(text, context));
+}
+
+/** The catalogue's and the general rules' verdict on a message already read. */
+export function assessEvidence(evidence: Evidence): Triage {
   const found = CATALOGUE.flatMap((presentation) => {
     const verdict = presentation.assess(evidence);
     if (!verdict) return [];

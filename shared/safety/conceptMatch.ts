@@ -28,7 +28,11 @@ interface WordTest {
   prefix: boolean;
   surfaceOnly: boolean;
 }
-type Phrase = WordTest[];
+/** A phrase's words; its first word also has an id in the start index, where its positions are looked up. */
+interface Phrase {
+  words: WordTest[];
+  first: number;
+}
 interface Pattern {
   terms: Phrase[][];
   window: number;
@@ -40,11 +44,52 @@ export interface Concept {
 
 const DEFAULT_WINDOW = 6;
 
+/**
+ * Every distinct first word of every compiled phrase, by kind, so a message's tokens find the
+ * phrases that can start at them with a few map lookups each, instead of every phrase testing every
+ * token (a prefix word such as "vomit*" cannot be looked up by the token's whole lemma).
+ */
+const startWords = {
+  ids: new Map<string, number>(),
+  /** Equal to the lemma or the written form. */
+  exact: new Map<string, number[]>(),
+  /** Equal to the written form. */
+  surface: new Map<string, number[]>(),
+  /** A prefix of the lemma or the written form. */
+  prefix: new Map<string, number[]>(),
+  /** A prefix of the written form. */
+  surfacePrefix: new Map<string, number[]>(),
+  prefixLengths: [] as number[],
+};
+
+function startWordId(test: WordTest): number {
+  const key = `${test.prefix ? "*" : ""}${test.surfaceOnly ? "=" : ""}${test.value}`;
+  const known = startWords.ids.get(key);
+  if (known !== undefined) return known;
+  const id = startWords.ids.size;
+  startWords.ids.set(key, id);
+  const byKind = test.prefix
+    ? test.surfaceOnly
+      ? startWords.surfacePrefix
+      : startWords.prefix
+    : test.surfaceOnly
+      ? startWords.surface
+      : startWords.exact;
+  byKind.set(test.value, [...(byKind.get(test.value) ?? []), id]);
+  if (test.prefix && !startWords.prefixLengths.includes(test.value.length))
+    startWords.prefixLengths.push(test.value.length);
+  return id;
+}
+
 function compileWord(word: string): WordTest {
   const surfaceOnly = word.startsWith("=");
   const bare = surfaceOnly ? word.slice(1) : word;
   const prefix = bare.endsWith("*");
   return { value: prefix ? bare.slice(0, -1) : bare, prefix, surfaceOnly };
+}
+
+function compilePhrase(words: WordTest[]): Phrase {
+  return { words, first: words[0] ? startWordId(words[0]) : -1 };
 }
 
 function compilePattern(source: string): Pattern {
@@ -60,7 +105,8 @@ function compilePattern(source: string): Pattern {
           .filter(Boolean)
           .map(compileWord),
       )
-      .filter((phrase) => phrase.length > 0),
+      .filter((words) => words.length > 0)
+      .map(compilePhrase),
   );
   return { terms, window: windowMatch ? Number(windowMatch[1]) : DEFAULT_WINDOW };
 }
@@ -71,8 +117,9 @@ export function defineConcepts(table: Record<string, string[]>): Concept[] {
 }
 
 function wordMatches(test: WordTest, token: Token): boolean {
-  const candidates = test.surfaceOnly ? [token.text] : [token.lemma, token.text];
-  return candidates.some((candidate) => (test.prefix ? candidate.startsWith(test.value) : candidate === test.value));
+  const { value } = test;
+  if (test.prefix) return token.text.startsWith(value) || (!test.surfaceOnly && token.lemma.startsWith(value));
+  return token.text === value || (!test.surfaceOnly && token.lemma === value);
 }
 
 interface Span {
@@ -80,52 +127,60 @@ interface Span {
   end: number;
 }
 
-/** Token positions by lemma and by written form, so a term looks up its first word instead of scanning. */
-type TokenIndex = Map<string, number[]>;
+/** For each start word id, the positions of the tokens it matches, in order. */
+interface StartIndex {
+  /** Start words known when it was built; a table compiled later makes it stale. */
+  known: number;
+  positions: (number[] | undefined)[];
+}
 
-const indexes = new WeakMap<ParsedText, TokenIndex>();
+const indexes = new WeakMap<ParsedText, StartIndex>();
+const NONE: number[] = [];
 
 /** One index per parsed text, shared by every concept table matched against it. */
-function indexTokens(parsed: ParsedText): TokenIndex {
+function indexTokens(parsed: ParsedText): StartIndex {
   const cached = indexes.get(parsed);
-  if (cached) return cached;
-  const { tokens } = parsed;
-  const index: TokenIndex = new Map();
-  indexes.set(parsed, index);
-  tokens.forEach((token, i) => {
-    for (const key of new Set([token.lemma, token.text])) {
-      const list = index.get(key);
-      if (list) list.push(i);
-      else index.set(key, [i]);
+  if (cached && cached.known === startWords.ids.size) return cached;
+  const positions: (number[] | undefined)[] = [];
+  parsed.tokens.forEach((token, i) => {
+    const add = (ids: number[] | undefined) => {
+      if (!ids) return;
+      for (const id of ids) {
+        const list = positions[id];
+        if (!list) positions[id] = [i];
+        else if (list[list.length - 1] !== i) list.push(i);
+      }
+    };
+    const { lemma, text } = token;
+    add(startWords.exact.get(lemma));
+    add(startWords.exact.get(text));
+    add(startWords.surface.get(text));
+    for (const length of startWords.prefixLengths) {
+      if (length <= lemma.length) add(startWords.prefix.get(lemma.slice(0, length)));
+      if (length <= text.length) {
+        const head = text.slice(0, length);
+        add(startWords.prefix.get(head));
+        add(startWords.surfacePrefix.get(head));
+      }
     }
   });
+  const index = { known: startWords.ids.size, positions };
+  indexes.set(parsed, index);
   return index;
 }
 
-function startsOf(test: WordTest, tokens: Token[], index: TokenIndex): number[] {
-  if (!test.prefix && !test.surfaceOnly) return index.get(test.value) ?? [];
-  // Prefix and written-form tests scan the tokens once per text, then come from the same cache.
-  const key = `${test.prefix ? "*" : "="}${test.value}`;
-  let list = index.get(key);
-  if (!list) {
-    list = tokens.flatMap((token, i) => (wordMatches(test, token) ? [i] : []));
-    index.set(key, list);
-  }
-  return list;
-}
-
 /** Every place one term (any of its phrases) occurs. */
-function termOccurrences(term: Phrase[], tokens: Token[], index: TokenIndex): Span[] {
+function termOccurrences(term: Phrase[], tokens: Token[], index: StartIndex): Span[] {
   const spans: Span[] = [];
-  for (const phrase of term) {
-    const [first] = phrase;
-    if (!first) continue;
-    for (const i of startsOf(first, tokens, index)) {
-      const fits = phrase.every((test, k) => {
+  for (const { words, first } of term) {
+    for (const i of index.positions[first] ?? NONE) {
+      const sentence = tokens[i]?.sentence;
+      let fits = true;
+      for (let k = 1; k < words.length && fits; k++) {
         const token = tokens[i + k];
-        return token !== undefined && token.sentence === tokens[i]?.sentence && wordMatches(test, token);
-      });
-      if (fits) spans.push({ start: i, end: i + phrase.length });
+        fits = token !== undefined && token.sentence === sentence && wordMatches(words[k] as WordTest, token);
+      }
+      if (fits) spans.push({ start: i, end: i + words.length });
     }
   }
   return spans;
@@ -170,8 +225,13 @@ export function findConcepts(parsed: ParsedText, concepts: Concept[]): ConceptMa
   for (const concept of concepts) {
     const seen = new Set<string>();
     for (const pattern of concept.patterns) {
-      const occurrences = pattern.terms.map((term) => termOccurrences(term, tokens, index));
-      if (occurrences.some((list) => list.length === 0)) continue;
+      const occurrences: Span[][] = [];
+      for (const term of pattern.terms) {
+        const spans = termOccurrences(term, tokens, index);
+        if (spans.length === 0) break;
+        occurrences.push(spans);
+      }
+      if (occurrences.length < pattern.terms.length) continue;
       for (const span of combine(occurrences, pattern.window, tokens)) {
         const key = span.words.join(",");
         if (seen.has(key)) continue;

@@ -37,6 +37,13 @@ const SIGN_CONCEPTS = defineConcepts({
 });
 const BLOCKER_CONCEPTS = defineConcepts(BLOCKERS);
 
+/** The sign concepts in a parsed message, less those inside a blocker phrase. */
+export function findSigns(parsed: ParsedText): ConceptMatch[] {
+  const blockers = findConcepts(parsed, BLOCKER_CONCEPTS);
+  const blocked = new Set(blockers.flatMap((match) => match.words));
+  return findConcepts(parsed, SIGN_CONCEPTS).filter((match) => !match.words.some((word) => blocked.has(word)));
+}
+
 export class Evidence {
   readonly parsed: ParsedText;
   readonly measures: Measures;
@@ -50,11 +57,7 @@ export class Evidence {
   ) {
     this.parsed = parseText(text);
     this.measures = readMeasures(this.parsed);
-    const blockers = findConcepts(this.parsed, BLOCKER_CONCEPTS);
-    const blocked = new Set(blockers.flatMap((match) => match.words));
-    const matches = findConcepts(this.parsed, SIGN_CONCEPTS).filter(
-      (match) => !match.words.some((word) => blocked.has(word)),
-    );
+    const matches = findSigns(this.parsed);
     const modifiers = applyConText(this.parsed, matches);
     this.all = matches.map((match, i) => ({
       ...match,
