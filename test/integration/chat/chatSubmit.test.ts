@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { UIMessageChunk } from "ai";
+import { waitFor } from "../../../scripts/lib/processes";
 import { prepareTurn } from "../../../shared/chat/turn/prepare";
 import { submitTurn } from "../../../shared/chat/turn/start";
 import { contextFor } from "../../../shared/context/ctx";
@@ -74,6 +75,23 @@ describe("a chat turn's message is stored before the turn is queued", () => {
     await expect(submitTurn(deps, prepared)).rejects.toThrow();
     expect(await findChatById(deps.sql, accountId, prepared.turn.chatId)).toBeUndefined();
     expect(await listMessages(deps.sql, prepared.turn.chatId)).toEqual([]);
+  });
+
+  test("a new turn is queued only once its feed's subscription is live; a subscription that failed is a 503 with nothing kept", async () => {
+    const prepared = await prepareTurn(ctx(), { message: "symptom options for pregnancy" });
+    const { turn } = prepared;
+    let fail: (error: Error) => void = () => {};
+    const subscribed = new Promise<void>((_, reject) => (fail = reject));
+    const submitted = submitTurn(deps, prepared, subscribed);
+    submitted.catch(() => {});
+    // The message is stored while the subscription is still pending, and the turn is not queued:
+    // a feed that skips the log (`unqueued`) relies on this order.
+    await waitFor("the message stored", async () => (await listMessages(deps.sql, turn.chatId)).length === 1);
+    expect(await deps.queues.chat.getJob(`turn-${turn.turnId}`)).toBeUndefined();
+    fail(new Error("SSUBSCRIBE failed"));
+    await expect(submitted).rejects.toMatchObject({ kind: "UNAVAILABLE" });
+    expect(await deps.queues.chat.getJob(`turn-${turn.turnId}`)).toBeUndefined();
+    expect(await listMessages(deps.sql, turn.chatId)).toEqual([]);
   });
 
   test("a queued turn whose message was taken back ends with an error on the worker and stores nothing", async () => {

@@ -2,7 +2,13 @@ import { describe, expect, test } from "bun:test";
 import { waitFor } from "../../../scripts/lib/processes";
 import { redisKeys } from "../../../shared/core/redis";
 import { followToEnd, openTurnFeed } from "../../../shared/events/turnFeed";
-import { LOG_TTL_AFTER_END_SECONDS, replayTurn, turnPublisher } from "../../../shared/events/turnLog";
+import {
+  chunkJson,
+  decodeTurnEvent,
+  LOG_TTL_AFTER_END_SECONDS,
+  replayTurn,
+  turnPublisher,
+} from "../../../shared/events/turnLog";
 import { testDeps } from "../../helpers/infra";
 
 describe("a chat turn's Redis log", () => {
@@ -129,5 +135,53 @@ describe("a chat turn's Redis log", () => {
     // Without the catch-up the feed would wait for the turn's timeout and end with an error.
     expect(await following).toBe("ok");
     expect(seen).toEqual([1, 2]);
+  });
+
+  test("a relayed chunk's JSON is byte for byte what the worker serialized, however its text reads", async () => {
+    const deps = await testDeps();
+    const turnId = Bun.randomUUIDv7();
+    const publisher = turnPublisher(deps.redis, deps.env.REDIS_PREFIX, turnId);
+    // Text that looks like the envelope, escapes, line breaks (SSE frames on them) and non-ASCII.
+    const deltas = ['{"seq":9,"chunk":{}}', '","chunk":"x', "line\nbreak\r\u2028", 'naïve 🩺 \\ "quoted"', "}"];
+    const chunks = [
+      { type: "start" as const },
+      ...deltas.map((delta) => ({ type: "text-delta" as const, id: "t", delta })),
+    ];
+    const relayed: string[] = [];
+    const done = followToEnd(openTurnFeed(deps, turnId, 0), (event) => {
+      if ("chunk" in event) relayed.push(chunkJson(event));
+    });
+    for (const chunk of chunks) await publisher.publish({ chunk });
+    await publisher.publish({ end: "ok" });
+    expect(await done).toBe("ok");
+    expect(relayed).toEqual(chunks.map((chunk) => JSON.stringify(chunk)));
+    const logged = await replayTurn(deps.redis, deps.env.REDIS_PREFIX, turnId, 0);
+    expect(logged.map((event) => ("chunk" in event ? event.chunk : event))).toEqual([...chunks, { seq: 7, end: "ok" }]);
+    // An event in any other shape is parsed as it is.
+    expect(decodeTurnEvent('{"chunk":{"type":"start"},"seq":3}')).toEqual({ seq: 3, chunk: { type: "start" } });
+    expect(decodeTurnEvent('{"seq":4,"end":"error"}')).toEqual({ seq: 4, end: "error" });
+  });
+
+  test("a feed opened before its turn is queued reads no log at first, and still repairs a lost first event", async () => {
+    const deps = await testDeps();
+    const turnId = Bun.randomUUIDv7();
+    const keys = redisKeys(deps.env.REDIS_PREFIX);
+    const logged = (seq: number, event: object) =>
+      deps.redis.xadd(keys.turnLog(turnId), "*", "e", JSON.stringify({ seq, ...event }));
+    const published = async (seq: number, event: object) => {
+      await logged(seq, event);
+      await deps.redis.spublish(keys.turnChannel(turnId), JSON.stringify({ seq, ...event }));
+    };
+    const feed = openTurnFeed(deps, turnId, 0, { unqueued: true });
+    await feed.live;
+    const seen: number[] = [];
+    const following = followToEnd(feed, (event) => seen.push(event.seq));
+    // Logged, never published: lost by pub/sub. Nothing follows it for now, and the feed does not
+    // read the log on its own before the quiet check (a second away).
+    await logged(1, { chunk: { type: "start" } });
+    await published(2, { chunk: { type: "text-start", id: "t" } });
+    await published(3, { end: "ok" });
+    expect(await following).toBe("ok");
+    expect(seen).toEqual([1, 2, 3]);
   });
 });
