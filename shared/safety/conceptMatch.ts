@@ -132,6 +132,8 @@ interface StartIndex {
   /** Start words known when it was built; a table compiled later makes it stale. */
   known: number;
   positions: (number[] | undefined)[];
+  /** The ids with a position, in the order first found. */
+  present: number[];
 }
 
 const indexes = new WeakMap<ParsedText, StartIndex>();
@@ -142,13 +144,16 @@ function indexTokens(parsed: ParsedText): StartIndex {
   const cached = indexes.get(parsed);
   if (cached && cached.known === startWords.ids.size) return cached;
   const positions: (number[] | undefined)[] = [];
+  const present: number[] = [];
   parsed.tokens.forEach((token, i) => {
     const add = (ids: number[] | undefined) => {
       if (!ids) return;
       for (const id of ids) {
         const list = positions[id];
-        if (!list) positions[id] = [i];
-        else if (list[list.length - 1] !== i) list.push(i);
+        if (!list) {
+          positions[id] = [i];
+          present.push(id);
+        } else if (list[list.length - 1] !== i) list.push(i);
       }
     };
     const { lemma, text } = token;
@@ -164,7 +169,7 @@ function indexTokens(parsed: ParsedText): StartIndex {
       }
     }
   });
-  const index = { known: startWords.ids.size, positions };
+  const index = { known: startWords.ids.size, positions, present };
   indexes.set(parsed, index);
   return index;
 }
@@ -217,27 +222,71 @@ function combine(occurrences: Span[][], window: number, tokens: Token[]): (Span 
   return found;
 }
 
-/** Every match of every concept in the text, one per distinct span. */
+/** A table's patterns in order, and for each start word the patterns whose first term can begin with it. */
+interface TableIndex {
+  patterns: { concept: number; pattern: Pattern }[];
+  byStart: Map<number, number[]>;
+}
+
+const tables = new WeakMap<Concept[], TableIndex>();
+
+function indexTable(concepts: Concept[]): TableIndex {
+  const cached = tables.get(concepts);
+  if (cached) return cached;
+  const table: TableIndex = { patterns: [], byStart: new Map() };
+  concepts.forEach((concept, c) => {
+    for (const pattern of concept.patterns) {
+      const ordinal = table.patterns.push({ concept: c, pattern }) - 1;
+      for (const { first } of pattern.terms[0] ?? []) {
+        const list = table.byStart.get(first);
+        if (!list) table.byStart.set(first, [ordinal]);
+        else if (list[list.length - 1] !== ordinal) list.push(ordinal);
+      }
+    }
+  });
+  tables.set(concepts, table);
+  return table;
+}
+
+/** The table's patterns whose first term has a start word in the text, in table order. */
+function candidatePatterns(table: TableIndex, index: StartIndex): number[] {
+  const candidates = new Set<number>();
+  for (const id of index.present) for (const ordinal of table.byStart.get(id) ?? NONE) candidates.add(ordinal);
+  return [...candidates].sort((a, b) => a - b);
+}
+
+/**
+ * Every match of every concept in the text, one per distinct span. Only patterns whose first term
+ * can start at one of the text's tokens are tried (in table order, so the matches come out as if
+ * every pattern had been).
+ */
 export function findConcepts(parsed: ParsedText, concepts: Concept[]): ConceptMatch[] {
   const { tokens } = parsed;
   const index = indexTokens(parsed);
+  const table = indexTable(concepts);
   const matches: ConceptMatch[] = [];
-  for (const concept of concepts) {
-    const seen = new Set<string>();
-    for (const pattern of concept.patterns) {
-      const occurrences: Span[][] = [];
-      for (const term of pattern.terms) {
-        const spans = termOccurrences(term, tokens, index);
-        if (spans.length === 0) break;
-        occurrences.push(spans);
-      }
-      if (occurrences.length < pattern.terms.length) continue;
-      for (const span of combine(occurrences, pattern.window, tokens)) {
-        const key = span.words.join(",");
-        if (seen.has(key)) continue;
-        seen.add(key);
-        matches.push({ concept: concept.id, ...span, sentence: tokens[span.start]?.sentence ?? 0 });
-      }
+  let seen = new Set<string>();
+  let seenFor = -1;
+  for (const ordinal of candidatePatterns(table, index)) {
+    const { concept, pattern } = table.patterns[ordinal] as TableIndex["patterns"][number];
+    const occurrences: Span[][] = [];
+    for (const term of pattern.terms) {
+      const spans = termOccurrences(term, tokens, index);
+      if (spans.length === 0) break;
+      occurrences.push(spans);
+    }
+    if (occurrences.length < pattern.terms.length) continue;
+    // Spans are distinct per concept, across its patterns.
+    if (concept !== seenFor) {
+      seen = new Set();
+      seenFor = concept;
+    }
+    const id = concepts[concept]?.id ?? "";
+    for (const span of combine(occurrences, pattern.window, tokens)) {
+      const key = span.words.join(",");
+      if (seen.has(key)) continue;
+      seen.add(key);
+      matches.push({ concept: id, ...span, sentence: tokens[span.start]?.sentence ?? 0 });
     }
   }
   return matches;
