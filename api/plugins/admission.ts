@@ -26,7 +26,10 @@ export function admission(deps: Deps, authenticator: Authenticator, verifyToken:
     new Elysia({ name: "admission" })
       // Leased rate-limit slots go back to Redis when the server stops.
       .onStop(() => authenticator.dispose())
-      .onRequest(async (context) => {
+      // A plain function, not `async`: it returns the step's promise only when the step has one
+      // (a lookup or a Redis round trip), so a cached key with a leased slot costs no promise. Elysia
+      // awaits a hook whose source returns a call (`return x(`), as this one's does.
+      .onRequest((context) => {
         const path = hookPath((context as HookContext).path, context.request);
         if (path === GUARDED_PATH) guardHost(context.request);
         // A declared length over the limit is refused here; a chunked body goes on as a copy that
@@ -34,22 +37,26 @@ export function admission(deps: Deps, authenticator: Authenticator, verifyToken:
         context.request = limitBody(deps.env, context.request, path);
         const request = context.request;
         const policy = policyFor(request.method, path);
+        let pending: Promise<void> | undefined;
         try {
-          // Awaited only when a step returned a promise: a cached key with a leased slot returns none.
-          const pending =
-            policy?.auth === "session"
-              ? bySession(request, context.set.headers, policy)
-              : policy && !policy.anonymous
-                ? (path === GUARDED_PATH ? byKeyOrToken : byKey)(request, context.set.headers, policy)
-                : undefined;
-          if (pending) await pending;
-        } catch (error) {
-          // A refused caller's chunked body is never read: the connection closes instead of draining it.
-          if (error instanceof AppError && request.body && !request.headers.has("content-length")) {
-            error.headers.connection = "close";
+          if (policy?.auth === "session") pending = bySession(request, context.set.headers, policy);
+          else if (policy && !policy.anonymous) {
+            pending = (path === GUARDED_PATH ? byKeyOrToken : byKey)(request, context.set.headers, policy);
           }
-          throw error;
+        } catch (error) {
+          throw refusal(error, request);
         }
+        return pending?.catch((error: unknown) => {
+          throw refusal(error, request);
+        });
       })
   );
+}
+
+/** A refused caller's chunked body is never read: the connection closes instead of draining it. */
+function refusal(error: unknown, request: Request): unknown {
+  if (error instanceof AppError && request.body && !request.headers.has("content-length")) {
+    error.headers.connection = "close";
+  }
+  return error;
 }

@@ -7,7 +7,7 @@ import type { Deps } from "../../../shared/context/deps";
 import { PLANS, type PlanTable } from "../../../shared/core/plans";
 import { redisKeys } from "../../../shared/core/redis";
 import { createRateLimiter, LEASE_THRESHOLD, nextSlotId, peekUsage } from "../../../shared/ratelimit/limiter";
-import { call, createTestAccount, type TestApp } from "../../helpers/http";
+import { call, createTestAccount, errorOf, type TestApp } from "../../helpers/http";
 import { testDeps } from "../../helpers/infra";
 import { webCall, webUser } from "../../helpers/website";
 
@@ -76,6 +76,24 @@ describe("rate-limit leases", () => {
     // Each lease serves many requests from memory; one round trip per request would be 200.
     expect(roundTrips).toBeGreaterThan(1);
     expect(roundTrips).toBeLessThanOrEqual(REQUESTS / 8);
+  });
+
+  test("a request served from a lease (admitted without a promise) takes the same checks: one slot, the plan gate", async () => {
+    const account = await createTestAccount(deps, "free");
+    const app = createApp(deps);
+    const remaining: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      // The free plan has no health feature: every other request is refused, after taking its slot.
+      const health = i % 2 === 1;
+      const response = await call(app, health ? "/api/v1/health/profile" : "/api/v1/account", { key: account.apiKey });
+      expect(response.status).toBe(health ? 403 : 200);
+      if (health) expect((await errorOf(response)).code).toBe("PLAN_REQUIRED");
+      remaining.push(Number(response.headers.get("ratelimit-remaining")));
+    }
+    expect(remaining.slice(1)).toEqual(remaining.slice(0, -1).map((left) => left - 1));
+    // Most of them were served from leases: far fewer round trips (log entries) than requests.
+    const entries = await deps.redis.zcard(redisKeys(deps.env.REDIS_PREFIX).rateLimit(account.accountId));
+    expect(entries).toBeLessThan(10);
   });
 
   test("leases never admit more than the limit across processes, and unused slots come back", async () => {
