@@ -74,7 +74,8 @@ export function requestContext(log: Logger, options: { https?: boolean } = {}) {
     .onRequest((context) => {
       const { request, set } = context;
       const state = initState(request);
-      if (hookPath((context as HookContext).path, request) === "/docs") set.headers["content-security-policy"] = DOCS_CSP;
+      const path = hookPath((context as HookContext).path, request);
+      if (path === "/docs") set.headers["content-security-policy"] = DOCS_CSP;
       set.headers["x-request-id"] = state.requestId;
       // Preflights are answered by the CORS hook right after this one, always with 204.
       if (request.method === "OPTIONS") logRequest(log, request, 204);
