@@ -76,8 +76,10 @@ function startWordId(test: WordTest): number {
       ? startWords.surface
       : startWords.exact;
   byKind.set(test.value, [...(byKind.get(test.value) ?? []), id]);
-  if (test.prefix && !startWords.prefixLengths.includes(test.value.length))
+  if (test.prefix && !startWords.prefixLengths.includes(test.value.length)) {
     startWords.prefixLengths.push(test.value.length);
+    startWords.prefixLengths.sort((a, b) => a - b);
+  }
   return id;
 }
 
@@ -157,16 +159,19 @@ function indexTokens(parsed: ParsedText): StartIndex {
       }
     };
     const { lemma, text } = token;
-    add(startWords.exact.get(lemma));
+    const lemmaToo = lemma !== text;
     add(startWords.exact.get(text));
+    if (lemmaToo) add(startWords.exact.get(lemma));
     add(startWords.surface.get(text));
+    // Ascending, so the loop stops at the first prefix longer than both forms.
     for (const length of startWords.prefixLengths) {
-      if (length <= lemma.length) add(startWords.prefix.get(lemma.slice(0, length)));
+      if (length > text.length && length > lemma.length) break;
       if (length <= text.length) {
         const head = text.slice(0, length);
         add(startWords.prefix.get(head));
         add(startWords.surfacePrefix.get(head));
       }
+      if (lemmaToo && length <= lemma.length) add(startWords.prefix.get(lemma.slice(0, length)));
     }
   });
   const index = { known: startWords.ids.size, positions, present };
@@ -178,7 +183,9 @@ function indexTokens(parsed: ParsedText): StartIndex {
 function termOccurrences(term: Phrase[], tokens: Token[], index: StartIndex): Span[] {
   const spans: Span[] = [];
   for (const { words, first } of term) {
-    for (const i of index.positions[first] ?? NONE) {
+    const starts = index.positions[first];
+    if (!starts) continue;
+    for (const i of starts) {
       const sentence = tokens[i]?.sentence;
       let fits = true;
       for (let k = 1; k < words.length && fits; k++) {
