@@ -12,6 +12,7 @@ import { contextFor } from "../../shared/context/ctx";
 import { PLANS, type PlanTable } from "../../shared/core/plans";
 import { labelKey, medicationKey } from "../../shared/jobs/payloads/referenceQueries";
 import { findCachedReference, findCachedReferenceVersions } from "../../shared/references/cacheRepository";
+import { confirmerFor } from "../../shared/references/heldAnswers";
 import {
   classifyMedicationQuery,
   labelQueryFor,
@@ -65,7 +66,7 @@ try {
     [
       "PG version check (2 short rows)",
       () =>
-        findCachedReferenceVersions(deps.sql, [
+        findCachedReferenceVersions(confirmerFor(deps.env), [
           { source: "rxnav", key: medicationKey(query) },
           { source: "openfda", key: labelKey(labelQuery) },
         ]),
