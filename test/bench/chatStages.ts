@@ -3,7 +3,8 @@
  * `.cpuprofile` per process) into the chat turn's stages: each sample is given to the first stage
  * whose rule matches a frame of its stack, the leaf's own frames first for the Redis reader.
  * `bun test/bench/chatStages.ts <file.cpuprofile> [CPU ms per turn]` prints each stage's share, and
- * its CPU per turn when the bench's figure is given. Loading modules and idle samples are left out.
+ * its CPU per turn when the bench's figure is given. Samples before the first turn (the app's start) and
+ * idle ones are left out.
  */
 import { readFileSync } from "node:fs";
 
@@ -62,11 +63,18 @@ const STAGES: [string, (frame: Frame) => boolean][] = [
 ];
 
 const totals = new Map<string, number>();
+let started = false;
 for (const id of profile.samples) {
   const stack: Frame[] = [];
   for (let node: number | undefined = id; node !== undefined; node = parent.get(node)) {
     const frame = byId.get(node)?.callFrame;
     if (frame) stack.push(frame);
+  }
+  // Building the app and loading modules come before the first turn: left out.
+  started ||= stack.some((frame) => at(frame, "chat/turn/start"));
+  if (!started) {
+    totals.set("(before the first turn)", (totals.get("(before the first turn)") ?? 0) + 1);
+    continue;
   }
   let stage = "other";
   outer: for (const [name, test] of STAGES)
@@ -81,12 +89,13 @@ for (const id of profile.samples) {
 }
 
 const counted = [...totals].filter(([name]) => !name.startsWith("("));
-const sum = counted.reduce((s, [, us]) => s + us, 0);
+const sum = counted.reduce((total, [, samples]) => total + samples, 0);
 const perTurn = perTurnArg ? Number(perTurnArg) : undefined;
-console.log(`| stage | share | ${perTurn ? "CPU per turn |" : ""}`);
-console.log(`|---|---:|${perTurn ? "---:|" : ""}`);
-for (const [name, us] of counted.sort((a, b) => b[1] - a[1])) {
-  const share = us / sum;
-  console.log(`| ${name} | ${(share * 100).toFixed(1)} % | ${perTurn ? `${(share * perTurn).toFixed(3)} ms |` : ""}`);
+console.log(`| stage | samples | share |${perTurn ? " CPU per turn |" : ""}`);
+console.log(`|---|---:|---:|${perTurn ? "---:|" : ""}`);
+for (const [name, samples] of counted.sort((a, b) => b[1] - a[1])) {
+  const share = samples / sum;
+  const cost = perTurn ? ` ${(share * perTurn).toFixed(3)} ms |` : "";
+  console.log(`| ${name} | ${samples} | ${(share * 100).toFixed(1)} % |${cost}`);
 }
-for (const [name, us] of totals) if (name.startsWith("(")) console.log(`${name}: ${us} samples, left out`);
+for (const [name, samples] of totals) if (name.startsWith("(")) console.log(`${name}: ${samples} samples, left out`);
