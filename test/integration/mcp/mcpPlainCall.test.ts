@@ -38,7 +38,8 @@ const MESSAGES: { method: string; params?: Record<string, unknown> }[] = [
 
 async function answer(message: object, headers: Record<string, string> = {}) {
   const response = await mcpCall(app, message, { ...key(), ...headers });
-  return { status: response.status, type: response.headers.get("content-type"), body: await response.json() };
+  const body = (await response.json()) as { id?: unknown };
+  return { status: response.status, type: response.headers.get("content-type"), body };
 }
 
 describe("a plain 2025 request answers as the SDK's transport does", () => {
