@@ -106,7 +106,9 @@ function openRelay(deps: RelayDeps, controller: ReadableStreamDefaultController<
 async function relayFeed(deps: Pick<Deps, "log">, relay: Relay): Promise<void> {
   try {
     for await (const event of relay.feed) {
-      if ("chunk" in event) write(relay, `id: ${event.seq}\ndata: ${chunkJson(event)}\n\n`);
+      // The `end` is last: what is pending goes out with `[DONE]`, in one write.
+      if (!("chunk" in event)) continue;
+      write(relay, `id: ${event.seq}\ndata: ${chunkJson(event)}\n\n`);
       if (relay.feed.buffered === 0) flush(relay);
     }
   } catch (error) {
