@@ -1,3 +1,4 @@
+import { cors } from "@elysiajs/cors";
 import { Elysia } from "elysia";
 import { pathOf } from "./access";
 
@@ -53,20 +54,7 @@ const EXPOSED_HEADERS = [
   "Retry-After",
   "WWW-Authenticate",
   "Content-Disposition",
-].join(", ");
-
-/** How long a browser may cache a preflight's answer, in seconds. */
-const PREFLIGHT_MAX_AGE = "600";
-
-/**
- * The CORS headers of every answer. With a wildcard origin nothing varies, so no `Vary` is sent
- * (`Vary: *` would make every response uncacheable, ETags on discovery cards included), and no
- * credentials are allowed.
- */
-export const CORS_HEADERS = {
-  "access-control-allow-origin": CORS_ORIGINS,
-  "access-control-expose-headers": EXPOSED_HEADERS,
-} as const;
+];
 
 /** The MCP endpoint and the discovery documents (`/.well-known/…`, `/api/mcp/server-card`). */
 function isMcpPath(path: string): boolean {
@@ -75,24 +63,38 @@ function isMcpPath(path: string): boolean {
 
 /**
  * CORS for the whole API: the spec's values on the MCP and discovery paths, the REST policy
- * elsewhere. Every answer carries CORS_HEADERS (the request context sets them with the security
- * headers); this hook answers preflights, with 204 and the policy's whole lists whatever the
- * preflight asks (a browser refuses what is not in them). The allowed request headers go on
- * preflights only: on every response no browser reads them, and each header costs every response
- * CPU. Our own hook rather than @elysiajs/cors: the plugin set `Vary: *` on every request (which
- * then had to be deleted, leaving the header record slow to copy), its hook was awaited on every
- * request, and a preflight without Access-Control-Request-Headers got the literal `undefined`.
+ * elsewhere. The plugin's method list is static, so it is switched off there and the preflight's
+ * methods are set here, before the plugin answers the preflight with these headers. So are the
+ * allowed request headers: the plugin would send them on every response, where no browser reads
+ * them (every header costs each response about 0.2 µs of the API's CPU), and a preflight without
+ * Access-Control-Request-Headers would get the literal `undefined`. A preflight gets the policy's
+ * whole lists whatever it asks; a browser refuses what is not in them.
  */
 export function corsPolicy() {
-  return new Elysia({ name: "cors-policy" }).onRequest(({ request, set }) => {
-    if (request.method !== "OPTIONS") return;
-    const mcp = isMcpPath(pathOf(request.url));
-    set.headers["access-control-allow-methods"] = mcp ? MCP_METHODS : REST_METHODS;
-    set.headers["access-control-allow-headers"] = mcp
-      ? withParamHeaders(request.headers.get("access-control-request-headers"))
-      : REST_ALLOWED_HEADERS;
-    set.headers["access-control-max-age"] = PREFLIGHT_MAX_AGE;
-    // Elysia adds `set.headers` to an early answer.
-    return new Response(null, { status: 204 });
-  });
+  return new Elysia({ name: "cors-policy" })
+    .onRequest(({ request, set }) => {
+      if (request.method !== "OPTIONS") return;
+      const mcp = isMcpPath(pathOf(request.url));
+      set.headers["access-control-allow-methods"] = mcp ? MCP_METHODS : REST_METHODS;
+      set.headers["access-control-allow-headers"] = mcp
+        ? withParamHeaders(request.headers.get("access-control-request-headers"))
+        : REST_ALLOWED_HEADERS;
+    })
+    .use(
+      cors({
+        origin: CORS_ORIGINS,
+        methods: false,
+        // `false` (as for methods) leaves the header to the hook above; the plugin's type omits it.
+        allowedHeaders: false as unknown as string,
+        exposeHeaders: EXPOSED_HEADERS,
+        credentials: false,
+        maxAge: 600,
+      }),
+    )
+    .onRequest(({ set }) => {
+      // Runs for actual requests only (the plugin has answered preflights). With a wildcard origin
+      // nothing varies, and its `Vary: *` would make every response uncacheable (ETags on
+      // discovery cards included).
+      delete set.headers.vary;
+    });
 }

@@ -3,7 +3,6 @@ import { withoutKeys } from "../../shared/core/keys";
 import type { Logger } from "../../shared/core/log";
 import { initState, stateOf } from "../requestState";
 import { type HookContext, hookPath, pathOf } from "./access";
-import { CORS_HEADERS } from "./cors";
 
 /** A JSON answer loads nothing, runs nothing and may not be framed, even if a browser renders it. */
 const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -56,7 +55,7 @@ export function logRequest(log: Logger, request: Request, status: number, route?
 }
 
 /**
- * Starts each request (request id, security and CORS headers; HSTS when the public URL is HTTPS)
+ * Starts each request (request id and security headers; HSTS when the public URL is HTTPS)
  * and writes its access-log line: here for handled requests and CORS preflights, in the error
  * handler for failures. The fixed headers are Elysia's app headers, which it copies into each
  * request's header record in one step, before any hook. Not `onAfterResponse`: Elysia runs that
@@ -66,7 +65,6 @@ export function logRequest(log: Logger, request: Request, status: number, route?
 export function requestContext(log: Logger, options: { https?: boolean } = {}) {
   const fixed = {
     ...SECURITY_HEADERS,
-    ...CORS_HEADERS,
     ...(options.https ? { "strict-transport-security": HSTS } : {}),
   };
   return new Elysia({ name: "request-context" })
