@@ -64,7 +64,7 @@ try {
     ["PG read 1 (rxnav row, JSONB parsed)", () => findCachedReference(deps.sql, "rxnav", medicationKey(query))],
     ["PG read 2 (openfda row, JSONB parsed)", () => findCachedReference(deps.sql, "openfda", labelKey(labelQuery))],
     [
-      "PG version check (2 short rows)",
+      "PG version check (2 short rows, native client)",
       () =>
         findCachedReferenceVersions(confirmerFor(deps.env), [
           { source: "rxnav", key: medicationKey(query) },
