@@ -1,4 +1,5 @@
 import type { Subprocess } from "bun";
+import { childEnvironment } from "../shared/core/env";
 
 /**
  * WORKER_PROCESSES > 1: runs that many worker processes (this entry point again, each with
@@ -14,7 +15,7 @@ export function superviseWorkerProcesses(count: number, entry: string): void {
   let failed = false;
   const children: Subprocess[] = Array.from({ length: count }, () =>
     Bun.spawn([process.execPath, entry], {
-      env: { ...process.env, WORKER_PROCESSES: "1" },
+      env: childEnvironment({ WORKER_PROCESSES: "1" }),
       stdout: "inherit",
       stderr: "inherit",
     }),

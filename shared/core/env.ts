@@ -206,6 +206,14 @@ export function loadEnv(): Env {
   return cached;
 }
 
+/**
+ * The environment a child process of this one starts with: all of this process's variables (not
+ * just the parsed settings: PATH, HOME and the like too), with `overrides` on top.
+ */
+export function childEnvironment(overrides: Record<string, string>): Record<string, string | undefined> {
+  return { ...process.env, ...overrides };
+}
+
 export function databaseUrl(env: Env): string {
   return env.DATABASE_URL ?? LOCAL_DATABASE_URL;
 }
