@@ -35,6 +35,8 @@ export interface HeldAnswer {
   fetchedAt: { rxnorm: Date; fda: Date };
   /** The serialized answer after its `query` member, UTF-8: `"rxnorm":…,"disclaimer":"…"}`. */
   tail: Uint8Array;
+  /** The whole answer as last sent, for the spelling it echoes (most repeat lookups spell alike). */
+  last?: { input: string; body: Uint8Array };
 }
 
 /** At most ~20 KB each: a few MB per process for the medications people actually ask about. */

@@ -179,13 +179,17 @@ async function buildAnswer(ctx: LookupCtx, input: { name: string }, query: Medic
  * Medication labeling reference as JSON (UTF-8 bytes), ready to send: RxNorm concept (RxNav) and the newest
  * FDA label (openFDA) for a name, RxCUI or NDC. Upstream calls run on the queue (rate-limited per
  * upstream, retried, deduplicated); answers are cached in PostgreSQL, and the finished answer is
- * held in memory while its cache rows are unchanged and fresh (heldAnswers.ts).
+ * held in memory while its cache rows are unchanged and fresh (heldAnswers.ts). The bytes may be
+ * shared with later callers: read them, or copy them (a Response does), never change them.
  */
 export async function lookupMedicationJson(ctx: LookupCtx, input: { name: string }): Promise<Uint8Array> {
   const query = classifyMedicationQuery(input.name);
   const held = await findHeldAnswer(ctx, medicationKey(query));
   if (!held) return buildAnswer(ctx, input, query);
-  return withQuery({ input: input.name, ...query }, held.tail);
+  if (held.last?.input === input.name) return held.last.body;
+  const body = withQuery({ input: input.name, ...query }, held.tail);
+  held.last = { input: input.name, body };
+  return body;
 }
 
 /** The medication reference as an object (see lookupMedicationJson): a copy of its own for each caller. */

@@ -69,6 +69,7 @@ describe("held medication answers", () => {
     const echoed = await reference(app, "  ASPIRIN ");
     expect(echoed.query).toEqual({ input: "  ASPIRIN ", by: "name", value: "aspirin" });
     expect(echoed.cache).toMatchObject({ rxnorm: { state: "fresh" }, fda: { state: "fresh" } });
+    expect(await body(app, "aspirin")).toBe(fromTable);
     expect(upstream.totalHits("openfda")).toBe(1);
   });
 
