@@ -114,7 +114,7 @@ export function triageAdvice(triage: Triage): string | null {
 }
 
 // The first few messages through a fresh process run cold (JIT, caches); a handful at load keeps the
-// first chat turn as fast as the rest (about 1–2 ms a message once warm).
+// first chat turn as fast as the rest (about 0.2–0.3 ms of CPU a message once warm: test/bench/triageCost.ts).
 for (const text of ["I can't breathe and my chest hurts", "what is the dose of paracetamol?", "my baby has a fever"]) {
   assessMessage(text);
 }

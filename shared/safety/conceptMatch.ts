@@ -1,4 +1,5 @@
 import type { ParsedText, Token } from "./nlp";
+import { indexTokens, type StartIndex, startWordId, type WordTest, wordMatches } from "./startWords";
 
 /**
  * Concepts are matched on lemmas within a window of tokens, order-free, inside one sentence, so
@@ -23,11 +24,6 @@ export interface ConceptMatch {
   words: number[];
 }
 
-interface WordTest {
-  value: string;
-  prefix: boolean;
-  surfaceOnly: boolean;
-}
 /** A phrase's words; its first word also has an id in the start index, where its positions are looked up. */
 interface Phrase {
   words: WordTest[];
@@ -43,45 +39,6 @@ export interface Concept {
 }
 
 const DEFAULT_WINDOW = 6;
-
-/**
- * Every distinct first word of every compiled phrase, by kind, so a message's tokens find the
- * phrases that can start at them with a few map lookups each, instead of every phrase testing every
- * token (a prefix word such as "vomit*" cannot be looked up by the token's whole lemma).
- */
-const startWords = {
-  ids: new Map<string, number>(),
-  /** Equal to the lemma or the written form. */
-  exact: new Map<string, number[]>(),
-  /** Equal to the written form. */
-  surface: new Map<string, number[]>(),
-  /** A prefix of the lemma or the written form. */
-  prefix: new Map<string, number[]>(),
-  /** A prefix of the written form. */
-  surfacePrefix: new Map<string, number[]>(),
-  prefixLengths: [] as number[],
-};
-
-function startWordId(test: WordTest): number {
-  const key = `${test.prefix ? "*" : ""}${test.surfaceOnly ? "=" : ""}${test.value}`;
-  const known = startWords.ids.get(key);
-  if (known !== undefined) return known;
-  const id = startWords.ids.size;
-  startWords.ids.set(key, id);
-  const byKind = test.prefix
-    ? test.surfaceOnly
-      ? startWords.surfacePrefix
-      : startWords.prefix
-    : test.surfaceOnly
-      ? startWords.surface
-      : startWords.exact;
-  byKind.set(test.value, [...(byKind.get(test.value) ?? []), id]);
-  if (test.prefix && !startWords.prefixLengths.includes(test.value.length)) {
-    startWords.prefixLengths.push(test.value.length);
-    startWords.prefixLengths.sort((a, b) => a - b);
-  }
-  return id;
-}
 
 function compileWord(word: string): WordTest {
   const surfaceOnly = word.startsWith("=");
@@ -118,65 +75,9 @@ export function defineConcepts(table: Record<string, string[]>): Concept[] {
   return Object.entries(table).map(([id, patterns]) => ({ id, patterns: patterns.map(compilePattern) }));
 }
 
-function wordMatches(test: WordTest, token: Token): boolean {
-  const { value } = test;
-  if (test.prefix) return token.text.startsWith(value) || (!test.surfaceOnly && token.lemma.startsWith(value));
-  return token.text === value || (!test.surfaceOnly && token.lemma === value);
-}
-
 interface Span {
   start: number;
   end: number;
-}
-
-/** For each start word id, the positions of the tokens it matches, in order. */
-interface StartIndex {
-  /** Start words known when it was built; a table compiled later makes it stale. */
-  known: number;
-  positions: (number[] | undefined)[];
-  /** The ids with a position, in the order first found. */
-  present: number[];
-}
-
-const indexes = new WeakMap<ParsedText, StartIndex>();
-const NONE: number[] = [];
-
-/** One index per parsed text, shared by every concept table matched against it. */
-function indexTokens(parsed: ParsedText): StartIndex {
-  const cached = indexes.get(parsed);
-  if (cached && cached.known === startWords.ids.size) return cached;
-  const positions: (number[] | undefined)[] = [];
-  const present: number[] = [];
-  parsed.tokens.forEach((token, i) => {
-    const add = (ids: number[] | undefined) => {
-      if (!ids) return;
-      for (const id of ids) {
-        const list = positions[id];
-        if (!list) {
-          positions[id] = [i];
-          present.push(id);
-        } else if (list[list.length - 1] !== i) list.push(i);
-      }
-    };
-    const { lemma, text } = token;
-    const lemmaToo = lemma !== text;
-    add(startWords.exact.get(text));
-    if (lemmaToo) add(startWords.exact.get(lemma));
-    add(startWords.surface.get(text));
-    // Ascending, so the loop stops at the first prefix longer than both forms.
-    for (const length of startWords.prefixLengths) {
-      if (length > text.length && length > lemma.length) break;
-      if (length <= text.length) {
-        const head = text.slice(0, length);
-        add(startWords.prefix.get(head));
-        add(startWords.surfacePrefix.get(head));
-      }
-      if (lemmaToo && length <= lemma.length) add(startWords.prefix.get(lemma.slice(0, length)));
-    }
-  });
-  const index = { known: startWords.ids.size, positions, present };
-  indexes.set(parsed, index);
-  return index;
 }
 
 /** Every place one term (any of its phrases) occurs. */
@@ -228,6 +129,8 @@ function combine(occurrences: Span[][], window: number, tokens: Token[]): (Span 
   walk(0, []);
   return found;
 }
+
+const NONE: number[] = [];
 
 /** A table's patterns in order, and for each start word the patterns whose first term can begin with it. */
 interface TableIndex {
