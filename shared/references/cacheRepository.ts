@@ -31,17 +31,13 @@ export interface CacheRow {
 
 /**
  * The current versions of cache rows (see CachedReference.version), by `rowId`; a row that does not
- * exist has none. One statement for any number of rows. It runs on Bun's own PostgreSQL client, not
- * the service's postgres.js pool: it is asked on every use of a held medication answer, and there
- * the native client costs about a fifth of the CPU and of the round trip (18–24 µs of CPU and
- * 48–60 µs per query, against 85–94 µs and 218–326 µs through postgres.js on Bun's node:net, measured
- * here back to back).
+ * exist has none. One statement for any number of rows.
  */
-export async function findCachedReferenceVersions(sql: Bun.SQL, rows: CacheRow[]): Promise<Map<string, string>> {
-  const found: (CacheRow & { version: string })[] = await sql`
+export async function findCachedReferenceVersions(sql: Db, rows: CacheRow[]): Promise<Map<string, string>> {
+  const found = await sql<(CacheRow & { version: string })[]>`
     select source, key, xmin::text as version from reference_cache
     where (source, key) in (
-      select * from unnest(${rows.map((row) => row.source)}::text[], ${rows.map((row) => row.key)}::text[]))`;
+      select * from unnest(${sql.array(rows.map((row) => row.source))}::text[], ${sql.array(rows.map((row) => row.key))}::text[]))`;
   return new Map(found.map((row) => [rowId(row), row.version]));
 }
 

@@ -1,4 +1,4 @@
-import { databaseUrl, type Env } from "../core/env";
+import type { Env } from "../core/env";
 import { fromPostgres } from "../core/unavailable";
 import type { Db } from "../db/sql";
 import { type CacheRow, findCachedReferenceVersions, rowId } from "./cacheRepository";
@@ -15,11 +15,10 @@ import { isFresh } from "./config";
  * every one of those writes, at once and for every API process; a message could be missed or
  * arrive after the next request. So a held answer is served only after a query sent after the
  * request arrived confirms that its rows still have the versions the answer was built from (`xmin`,
- * which every write of a row changes): short rows instead of the answer's JSONB, read through
- * Bun's native client, which costs a fifth of a postgres.js query (findCachedReferenceVersions).
- * Lookups that ask in the same turn of the event loop share one statement for all their rows, so
- * under load the round trips are fewer than the requests (about one in five at 10 concurrent
- * clients), and no request ever trusts a read sent before it arrived.
+ * which every write of a row changes): short rows instead of the answer's JSONB. Lookups that ask
+ * in the same turn of the event loop share one statement for all their rows, so under load the
+ * round trips are fewer than the requests (about one in five at 10 concurrent clients), and no
+ * request ever trusts a read sent before it arrived.
  *
  * Freshness stays the table's rule: a held answer is served only while both of its parts are
  * within REFERENCE_CACHE_TTL_HOURS of being fetched (`isFresh`); after that the lookup takes the
@@ -66,32 +65,16 @@ function holderFor(sql: Db): Holder {
 }
 
 /**
- * The native client confirmations run on (see findCachedReferenceVersions), one small pool per
- * database per process. Idle connections close by themselves; processes exit with process.exit.
- */
-const confirmers = new Map<string, Bun.SQL>();
-
-export function confirmerFor(env: Env): Bun.SQL {
-  const url = databaseUrl(env);
-  let client = confirmers.get(url);
-  if (!client) {
-    client = new Bun.SQL(url, { max: 2, idleTimeout: 10, connectionTimeout: 5 });
-    confirmers.set(url, client);
-  }
-  return client;
-}
-
-/**
  * The rows' current versions, read by a statement sent after this call: at the end of this turn of
  * the event loop, together with the rows of every other lookup that asked in the same turn.
  */
-function currentVersions(confirmer: Bun.SQL, holder: Holder, rows: CacheRow[]): Promise<Map<string, string>> {
+function currentVersions(sql: Db, holder: Holder, rows: CacheRow[]): Promise<Map<string, string>> {
   if (!holder.next) {
     const confirmation: Confirmation = { rows: new Map(), versions: Promise.withResolvers() };
     holder.next = confirmation;
     setImmediate(() => {
       holder.next = undefined;
-      findCachedReferenceVersions(confirmer, [...confirmation.rows.values()]).then(
+      findCachedReferenceVersions(sql, [...confirmation.rows.values()]).then(
         confirmation.versions.resolve,
         confirmation.versions.reject,
       );
@@ -110,7 +93,7 @@ export async function findHeldAnswer(ctx: { sql: Db; env: Env }, key: string): P
     holder.answers.delete(key);
     return undefined;
   }
-  const versions = await fromPostgres(currentVersions(confirmerFor(ctx.env), holder, answer.rows));
+  const versions = await fromPostgres(currentVersions(ctx.sql, holder, answer.rows));
   const current = answer.rows.every((row, i) => versions.get(rowId(row)) === answer.versions[i]);
   // Another request may have held a newer answer meanwhile: that one stays as it is.
   if (holder.answers.get(key) === answer) {

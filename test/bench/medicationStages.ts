@@ -12,7 +12,6 @@ import { contextFor } from "../../shared/context/ctx";
 import { PLANS, type PlanTable } from "../../shared/core/plans";
 import { labelKey, medicationKey } from "../../shared/jobs/payloads/referenceQueries";
 import { findCachedReference, findCachedReferenceVersions } from "../../shared/references/cacheRepository";
-import { confirmerFor } from "../../shared/references/heldAnswers";
 import {
   classifyMedicationQuery,
   labelQueryFor,
@@ -64,9 +63,9 @@ try {
     ["PG read 1 (rxnav row, JSONB parsed)", () => findCachedReference(deps.sql, "rxnav", medicationKey(query))],
     ["PG read 2 (openfda row, JSONB parsed)", () => findCachedReference(deps.sql, "openfda", labelKey(labelQuery))],
     [
-      "PG version check (2 short rows, native client)",
+      "PG version check (2 short rows)",
       () =>
-        findCachedReferenceVersions(confirmerFor(deps.env), [
+        findCachedReferenceVersions(deps.sql, [
           { source: "rxnav", key: medicationKey(query) },
           { source: "openfda", key: labelKey(labelQuery) },
         ]),
