@@ -1,4 +1,5 @@
-import { Value } from "@sinclair/typebox/value";
+import type { TSchema } from "@sinclair/typebox";
+import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import { Queue } from "bullmq";
 import { AppError } from "../core/errors";
 import { queuePrefix, type Redis } from "../core/redis";
@@ -24,6 +25,20 @@ export function producerOf(queues: Queues): Redis {
   return producers.get(queues) as Redis;
 }
 
+/**
+ * Each job's payload check, compiled once per process on first use: `Value.Check` interprets the
+ * schema on every call, and a chat turn's enqueue is on the request path.
+ */
+const payloadChecks = new Map<JobName, TypeCheck<TSchema>>();
+export function payloadCheck(name: JobName): TypeCheck<TSchema> {
+  let check = payloadChecks.get(name);
+  if (!check) {
+    check = TypeCompiler.Compile(JOBS[name].payload as TSchema);
+    payloadChecks.set(name, check);
+  }
+  return check;
+}
+
 /** Validates the payload against the catalog and enqueues it with the catalog's options. */
 export async function enqueue<N extends JobName>(
   queues: Queues,
@@ -32,8 +47,9 @@ export async function enqueue<N extends JobName>(
   options: { jobId?: string; deduplicationId?: string } = {},
 ) {
   const spec = JOBS[name];
-  if (!Value.Check(spec.payload, payload)) {
-    const first = Value.Errors(spec.payload, payload).First();
+  const check = payloadCheck(name);
+  if (!check.Check(payload)) {
+    const first = check.Errors(payload).First();
     throw new AppError("INTERNAL", `Invalid payload for job ${name}: ${first?.path} ${first?.message}`);
   }
   if (options.jobId?.includes(":")) throw new AppError("INTERNAL", "BullMQ job ids must not contain ':'");
