@@ -9,7 +9,7 @@ import { createRedis, duplicateRedis, type Redis } from "../core/redis";
 import { createSql, type Sql } from "../db/sql";
 import { type AuthEvents, createAuthEvents } from "../events/authEvents";
 import { createJobEvents, type JobEvents } from "../events/jobEvents";
-import { createTurnSubscriber, type TurnSubscriber } from "../events/turnFeed";
+import { createTurnSubscriber, type TurnSubscriber } from "../events/turnSubscriber";
 import { closeQueues, createQueues, producerOf, type Queues } from "../jobs/queue";
 import { type ModelEntry, modelCatalog } from "../llm/models";
 import { type UploadConfig, uploadConfig } from "../storage/config";

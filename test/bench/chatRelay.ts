@@ -12,8 +12,9 @@
 import { turnResponse } from "../../api/sse/turnStream";
 import { loadEnv, redisTarget } from "../../shared/core/env";
 import { createRedis } from "../../shared/core/redis";
-import { createTurnSubscriber, openTurnFeed } from "../../shared/events/turnFeed";
+import { openTurnFeed } from "../../shared/events/turnFeed";
 import { turnPublisher } from "../../shared/events/turnLog";
+import { createTurnSubscriber } from "../../shared/events/turnSubscriber";
 
 const TURNS = Number(process.env.BENCH_RELAY_TURNS ?? 200);
 const ROUNDS = Number(process.env.BENCH_RELAY_ROUNDS ?? 12);
