@@ -26,7 +26,8 @@ import { type SearchRequest, searchRequests } from "./searchRequests";
 import { benchWorld, formatResult, ingestFile, serve, type WrkResult, wrk } from "./world";
 
 const SOURCE = process.env.BENCH_PAPERS ? resolve(process.env.BENCH_PAPERS) : DEMO_PAPERS;
-const DURATION = process.env.BENCH_SECONDS ?? (QUICK ? "2" : "10");
+// Quick runs of 3 s: in 2 s the Zipf mix spends too much of its run filling the cache.
+const DURATION = process.env.BENCH_SECONDS ?? (QUICK ? "3" : "10");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
 const WARM_UP = QUICK ? "1" : "2";
 const CLIENTS = 20;
@@ -148,24 +149,25 @@ try {
       seconds,
       CLIENTS,
     );
-  direct(zipfFiles.meiliFile, "3");
+  direct(zipfFiles.meiliFile, QUICK ? WARM_UP : "3");
   const rounds: { mix: string; raw: WrkResult; service: WrkResult; uncached?: WrkResult }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     // Fresh API processes each round, warmed on other requests: their caches hold nothing of either
     // mix. The same service with the cache off shows what the cache costs when every request misses.
     const api = await serve("full", childEnv);
-    const off = await serve("full", { ...childEnv, SEARCH_CACHE_MAX_BYTES: "0" });
+    // The quick run leaves the cache-off service out: it is context for the unique mix, not a goal.
+    const off = QUICK ? undefined : await serve("full", { ...childEnv, SEARCH_CACHE_MAX_BYTES: "0" });
     viaApi(api.port, warmupFiles.apiFile, WARM_UP);
-    viaApi(off.port, warmupFiles.apiFile, WARM_UP);
-    const uncached = viaApi(off.port, uniqueFiles.apiFile);
+    if (off) viaApi(off.port, warmupFiles.apiFile, WARM_UP);
+    const uncached = off ? viaApi(off.port, uniqueFiles.apiFile) : undefined;
     rounds.push({
       mix: "unique",
       raw: direct(uniqueFiles.meiliFile),
       service: viaApi(api.port, uniqueFiles.apiFile),
-      uncached,
+      ...(uncached ? { uncached } : {}),
     });
     rounds.push({ mix: "zipf", raw: direct(zipfFiles.meiliFile), service: viaApi(api.port, zipfFiles.apiFile) });
-    await Promise.all([stopProcess(api.child), stopProcess(off.child)]);
+    await Promise.all([stopProcess(api.child), ...(off ? [stopProcess(off.child)] : [])]);
   }
   const errors = rounds.reduce((sum, r) => sum + r.raw.errors + r.service.errors, 0);
   if (errors > 0) throw new Error(`${errors} non-2xx responses`);
@@ -218,7 +220,7 @@ try {
     const goal =
       mix === "zipf"
         ? `≥ 3× throughput and p99 ≤ raw p99: ${service.rps >= raw.rps * 3 && service.p99 <= raw.p99 ? "met" : "not met"}`
-        : `p50 ≤ 1.2× raw: ${service.p50 <= raw.p50 * 1.2 ? "met" : "not met"} (cache off: ${formatResult(uncached as WrkResult)}, p50 ${((uncached as WrkResult).p50 / raw.p50).toFixed(2)}× raw)`;
+        : `p50 ≤ 1.2× raw: ${service.p50 <= raw.p50 * 1.2 ? "met" : "not met"}${uncached ? ` (cache off: ${formatResult(uncached)}, p50 ${(uncached.p50 / raw.p50).toFixed(2)}× raw)` : ""}`;
     const ratio =
       mix === "zipf" ? `${(service.rps / raw.rps).toFixed(2)}× req/s` : `p50 ${(service.p50 / raw.p50).toFixed(2)}×`;
     console.log(
