@@ -6,41 +6,31 @@ import type { Deps } from "../../../shared/context/deps";
 import { upsertCachedReference } from "../../../shared/references/cacheRepository";
 import { lookupMedication } from "../../../shared/references/medication";
 import type { MedicationReference, RxnormPart } from "../../../shared/references/schemas";
-import { startWorkers, type Workers } from "../../../workers/runner";
-import { call, createTestAccount, type TestApp } from "../../helpers/http";
-import { processEnvFor, testDeps } from "../../helpers/infra";
-import { startUpstreamFixtures, type UpstreamFixtures, upstreamEnv, withUpstream } from "../../helpers/upstream";
+import { call, type TestApp } from "../../helpers/http";
+import { processEnvFor } from "../../helpers/infra";
+import { type ReferenceWorld, referenceWorld } from "../../helpers/referenceWorld";
+import { type UpstreamFixtures, upstreamEnv } from "../../helpers/upstream";
 
 /**
  * Medication answers held in memory (shared/references/heldAnswers.ts): from the third lookup of a
  * query on, an API process answers from memory, yet never an answer whose cache rows changed or
  * expired, whoever changed them (a lookup job, plain SQL, another process).
  */
+let world: ReferenceWorld;
 let deps: Deps;
 let app: TestApp;
 let key: string;
-let workers: Workers;
 let upstream: UpstreamFixtures;
 
 beforeAll(async () => {
-  upstream = startUpstreamFixtures();
   // Generous timeouts: no test here stalls an upstream, and a busy machine must not fail a lookup.
-  deps = withUpstream(await testDeps(), upstream, { UPSTREAM_TIMEOUT_MS: 10_000, REFERENCE_WAIT_MS: 20_000 });
-  workers = await startWorkers(deps, { queues: ["rxnav", "openfda"] });
-  app = createApp(deps);
-  key = (await createTestAccount(deps, "go")).apiKey;
+  world = await referenceWorld({ UPSTREAM_TIMEOUT_MS: 10_000, REFERENCE_WAIT_MS: 20_000 });
+  ({ deps, app, key, upstream } = world);
 });
 
-afterAll(async () => {
-  await workers?.close();
-  await upstream?.stop();
-});
+afterAll(() => world?.close());
 
-beforeEach(async () => {
-  upstream.mode = "normal";
-  upstream.hits.clear();
-  await deps.sql`delete from reference_cache`;
-});
+beforeEach(() => world.reset());
 
 const path = (name: string) => `/api/v1/health/medication?name=${encodeURIComponent(name)}`;
 

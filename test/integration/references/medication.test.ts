@@ -1,38 +1,25 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { createApp } from "../../../api/app";
 import { seedDemoReferences } from "../../../scripts/lib/seedReferences";
 import type { Deps } from "../../../shared/context/deps";
 import type { MedicationReference } from "../../../shared/references/schemas";
-import { startWorkers, type Workers } from "../../../workers/runner";
 import { call, createTestAccount, errorOf, json, type TestApp } from "../../helpers/http";
-import { testDeps } from "../../helpers/infra";
-import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../../helpers/upstream";
+import { type ReferenceWorld, referenceWorld } from "../../helpers/referenceWorld";
+import type { UpstreamFixtures } from "../../helpers/upstream";
 
+let world: ReferenceWorld;
 let deps: Deps;
 let app: TestApp;
 let key: string;
-let workers: Workers;
 let upstream: UpstreamFixtures;
 
 beforeAll(async () => {
-  upstream = startUpstreamFixtures();
-  const base = await testDeps();
-  deps = withUpstream(base, upstream, { UPSTREAM_TIMEOUT_MS: 300, REFERENCE_WAIT_MS: 10_000 });
-  workers = await startWorkers(deps, { queues: ["rxnav", "openfda"] });
-  app = createApp(deps);
-  key = (await createTestAccount(deps, "go")).apiKey;
+  world = await referenceWorld({ UPSTREAM_TIMEOUT_MS: 300, REFERENCE_WAIT_MS: 10_000 });
+  ({ deps, app, key, upstream } = world);
 });
 
-afterAll(async () => {
-  await workers?.close();
-  await upstream?.stop();
-});
+afterAll(() => world?.close());
 
-beforeEach(async () => {
-  upstream.mode = "normal";
-  upstream.hits.clear();
-  await deps.sql`delete from reference_cache`;
-});
+beforeEach(() => world.reset());
 
 const lookup = (name: string) => call(app, `/api/v1/health/medication?name=${encodeURIComponent(name)}`, { key });
 async function reference(name: string): Promise<MedicationReference> {
