@@ -48,6 +48,11 @@ export const ERROR_KINDS = {
     expose: true,
     summary: "No lab results could be read from the file; the message says why.",
   },
+  RECORD_NOT_READABLE: {
+    status: 422,
+    expose: true,
+    summary: "The file is not a FHIR R4 Bundle or a C-CDA document that can be read; the message says why.",
+  },
   RATE_LIMITED: {
     status: 429,
     expose: true,

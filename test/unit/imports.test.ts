@@ -42,6 +42,7 @@ const LAYERS = [
     "shared/system",
     "shared/indexing",
     "shared/safety",
+    "shared/healthRecords",
   ],
   ["shared/tools"],
   ["shared/chat"],
