@@ -13,11 +13,13 @@ export const SYSTEMS = {
 
 /**
  * Other spellings of a system seen in real exports. CVX's canonical URI is HL7's; NUCC's address is
- * a common mistake (Epic and others), and converted C-CDA may carry the OID.
+ * a common mistake, and converted C-CDA may carry an OID.
  */
 const ALIASES: Record<string, string> = {
   "http://nucc.org/cvx": SYSTEMS.cvx,
   "urn:oid:2.16.840.1.113883.12.292": SYSTEMS.cvx,
+  // HL7's C-CDA R1.1 samples write CVX as 2.16.840.1.113883.6.59 (codeSystemName "CVX").
+  "urn:oid:2.16.840.1.113883.6.59": SYSTEMS.cvx,
   "urn:oid:2.16.840.1.113883.6.88": SYSTEMS.rxnorm,
   "urn:oid:2.16.840.1.113883.6.1": SYSTEMS.loinc,
   "urn:oid:2.16.840.1.113883.6.96": SYSTEMS.snomed,
