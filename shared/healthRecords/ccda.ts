@@ -34,6 +34,7 @@ export function convertCcda(xml: string): Bundle {
   } catch (error) {
     throw new AppError("RECORD_NOT_READABLE", "The C-CDA document is not well-formed XML.", { cause: error });
   }
+  if (!ccda) throw new AppError("RECORD_NOT_READABLE", "The XML has no C-CDA ClinicalDocument.");
   // The parser leaves a single document-level participant as an object; the converter maps over it.
   const document = ccda as { participant?: unknown };
   if (document.participant && !Array.isArray(document.participant)) document.participant = [document.participant];
