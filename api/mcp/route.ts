@@ -11,7 +11,10 @@ const JSON_RPC_MESSAGE = {
   required: ["jsonrpc"],
   properties: {
     jsonrpc: { const: "2.0" },
-    id: { type: ["string", "integer", "null"] },
+    id: {
+      type: ["string", "number", "null"],
+      description: "As the request sent it: JSON-RPC allows any number, and an error answer echoes a fractional one.",
+    },
     method: { type: "string" },
     params: { type: "object" },
     result: { type: "object" },
