@@ -9,7 +9,6 @@ import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { createApp } from "../../api/app";
 import { createAccount } from "../../shared/auth/accounts";
 import { contextFor } from "../../shared/context/ctx";
-import { PLANS, type PlanTable } from "../../shared/core/plans";
 import { labelKey, medicationKey } from "../../shared/jobs/payloads/referenceQueries";
 import { findCachedReference, findCachedReferenceVersions } from "../../shared/references/cacheRepository";
 import {
@@ -21,6 +20,7 @@ import {
 import { MedicationReferenceSchema, type RxnormPart } from "../../shared/references/schemas";
 import { startWorkers } from "../../workers/runner";
 import { startUpstreamFixtures } from "../helpers/upstream";
+import { UNLIMITED_PLANS } from "./plans";
 import { benchWorld } from "./world";
 
 const N = Number(Bun.argv[2] ?? 2000);
@@ -28,13 +28,9 @@ const N = Number(Bun.argv[2] ?? 2000);
 const only = Bun.argv[3] ? new RegExp(Bun.argv[3]) : undefined;
 const upstream = startUpstreamFixtures();
 const world = await benchWorld();
-// Plan limits raised as in servers.ts: the bench measures the work, not 429s.
-const plans = Object.fromEntries(
-  Object.entries(PLANS).map(([id, plan]) => [id, { ...plan, requestsPerHour: 100_000_000 }]),
-) as PlanTable;
 const deps = {
   ...world.deps,
-  plans,
+  plans: UNLIMITED_PLANS,
   env: { ...world.env, RXNAV_BASE_URL: upstream.rxnavUrl, OPENFDA_BASE_URL: upstream.openFdaUrl },
 };
 const workers = await startWorkers(deps, { queues: ["rxnav", "openfda"] });

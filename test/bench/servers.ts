@@ -8,8 +8,8 @@ import { Elysia } from "elysia";
 import { createApp } from "../../api/app";
 import { createDeps } from "../../shared/context/deps";
 import { loadEnv } from "../../shared/core/env";
-import { PLANS, type PlanTable } from "../../shared/core/plans";
 import { redisReady } from "../../shared/core/redis";
+import { UNLIMITED_PLANS } from "./plans";
 
 const [mode, port] = Bun.argv.slice(2);
 const SAMPLE = {
@@ -22,10 +22,7 @@ const SAMPLE = {
 if (mode === "bare") {
   new Elysia().get("/api/v1/account", () => SAMPLE).listen({ hostname: "127.0.0.1", port: Number(port) });
 } else {
-  const unlimited = Object.fromEntries(
-    Object.entries(PLANS).map(([id, plan]) => [id, { ...plan, requestsPerHour: 100_000_000 }]),
-  ) as PlanTable;
-  const deps = createDeps(loadEnv(), { plans: unlimited });
+  const deps = createDeps(loadEnv(), { plans: UNLIMITED_PLANS });
   await redisReady(deps.redis);
   createApp(deps).listen({ hostname: "127.0.0.1", port: Number(port) });
 }

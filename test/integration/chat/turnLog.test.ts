@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { waitFor } from "../../../scripts/lib/processes";
+import type { Deps } from "../../../shared/context/deps";
 import { redisKeys } from "../../../shared/core/redis";
 import { followToEnd, openTurnFeed } from "../../../shared/events/turnFeed";
 import {
@@ -10,6 +11,21 @@ import {
   turnPublisher,
 } from "../../../shared/events/turnLog";
 import { testDeps } from "../../helpers/infra";
+
+/**
+ * Writes a turn's events by hand, as a worker would (log, then publish), so a test can also log an
+ * event without publishing it: a message pub/sub lost.
+ */
+function rawTurnWriter(deps: Deps, turnId: string) {
+  const keys = redisKeys(deps.env.REDIS_PREFIX);
+  const logged = (seq: number, event: object) =>
+    deps.redis.xadd(keys.turnLog(turnId), "*", "e", JSON.stringify({ seq, ...event }));
+  const published = async (seq: number, event: object) => {
+    await logged(seq, event);
+    await deps.redis.spublish(keys.turnChannel(turnId), JSON.stringify({ seq, ...event }));
+  };
+  return { keys, logged, published };
+}
 
 describe("a chat turn's Redis log", () => {
   test("is kept while the turn runs and expires soon after its end", async () => {
@@ -96,13 +112,7 @@ describe("a chat turn's Redis log", () => {
   test("an event past a gap waits while the log is read for the missing one (lost by pub/sub)", async () => {
     const deps = await testDeps();
     const turnId = Bun.randomUUIDv7();
-    const keys = redisKeys(deps.env.REDIS_PREFIX);
-    const logged = (seq: number, event: object) =>
-      deps.redis.xadd(keys.turnLog(turnId), "*", "e", JSON.stringify({ seq, ...event }));
-    const published = async (seq: number, event: object) => {
-      await logged(seq, event);
-      await deps.redis.spublish(keys.turnChannel(turnId), JSON.stringify({ seq, ...event }));
-    };
+    const { keys, logged, published } = rawTurnWriter(deps, turnId);
     const seen: number[] = [];
     const following = followToEnd(openTurnFeed(deps, turnId, 0), (event) => seen.push(event.seq));
     // Live before anything is sent, so the events come through the channel and the gap is a real one.
@@ -165,13 +175,7 @@ describe("a chat turn's Redis log", () => {
   test("a feed opened before its turn is queued reads no log at first, and still repairs a lost first event", async () => {
     const deps = await testDeps();
     const turnId = Bun.randomUUIDv7();
-    const keys = redisKeys(deps.env.REDIS_PREFIX);
-    const logged = (seq: number, event: object) =>
-      deps.redis.xadd(keys.turnLog(turnId), "*", "e", JSON.stringify({ seq, ...event }));
-    const published = async (seq: number, event: object) => {
-      await logged(seq, event);
-      await deps.redis.spublish(keys.turnChannel(turnId), JSON.stringify({ seq, ...event }));
-    };
+    const { logged, published } = rawTurnWriter(deps, turnId);
     const feed = openTurnFeed(deps, turnId, 0, { unqueued: true });
     await feed.live;
     const seen: number[] = [];
