@@ -21,14 +21,8 @@ import { chatsRoutes } from "./routes/chats";
 import { discoveryRoutes } from "./routes/discovery";
 import { chatRoutes } from "./routes/health/chat";
 import { conditionRoutes } from "./routes/health/conditions";
-import { labExportRoutes } from "./routes/health/labExport";
-import { labImportRoutes } from "./routes/health/labImport";
-import { labRoutes } from "./routes/health/labs";
-import { healthLogReportRoutes } from "./routes/health/logReports";
-import { healthLogRoutes } from "./routes/health/logs";
+import { healthDataRoutes } from "./routes/health/dataRoutes";
 import { medicationRoutes } from "./routes/health/medication";
-import { profileRoutes } from "./routes/health/profile";
-import { symptomRoutes } from "./routes/health/symptoms";
 import { metricsRoutes } from "./routes/metrics";
 import { modelsRoutes } from "./routes/models";
 import { openApiRoutes } from "./routes/openapi";
@@ -69,13 +63,7 @@ export function createApp(deps: Deps) {
     .use(metricsRoutes(deps))
     .use(accountRoutes(deps))
     .use(paperRoutes(deps))
-    .use(symptomRoutes(deps))
-    .use(profileRoutes(deps))
-    .use(healthLogRoutes(deps))
-    .use(healthLogReportRoutes(deps))
-    .use(labRoutes(deps))
-    .use(labImportRoutes(deps))
-    .use(labExportRoutes(deps))
+    .use(healthDataRoutes(deps))
     .use(conditionRoutes(deps))
     .use(medicationRoutes(deps))
     .use(chatRoutes(deps))

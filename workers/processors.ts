@@ -4,6 +4,7 @@ import { sweepOAuthRecords } from "../shared/auth/oauth/sweep";
 import { failChatTurn, runChatTurn } from "../shared/chat/turn/run";
 import { contextFor, type SystemCtx } from "../shared/context/ctx";
 import type { Deps } from "../shared/context/deps";
+import { runRecordImport } from "../shared/healthRecords/imports";
 import { indexConditions } from "../shared/indexing/conditions";
 import { indexPaperBatch, reindexRange } from "../shared/indexing/papers";
 import type { JobName, JobPayload } from "../shared/jobs/catalog";
@@ -26,6 +27,7 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "transcription.audio": sendToProvider,
   "uploads.process": processUpload,
   "labs.import-report": runLabImport,
+  "health.import-record": runRecordImport,
   "uploads.expire-pending": (ctx) => expirePendingUploads(ctx),
   "maintenance.sweep-oauth": (ctx) => sweepOAuthRecords(ctx),
 };

@@ -70,6 +70,10 @@ export const EnvSchema = T.Object({
   REFERENCE_CACHE_TTL_HOURS: T.Number({ minimum: 0, maximum: 24 * 365, default: 168 }),
   /** How long a lab report import waits for its extraction job before answering 202; 0 never waits. */
   LAB_IMPORT_WAIT_MS: T.Integer({ minimum: 0, maximum: 60_000, default: 5000 }),
+  /** How long a health-record import waits for its job before answering 202; 0 never waits. */
+  RECORD_IMPORT_WAIT_MS: T.Integer({ minimum: 0, maximum: 60_000, default: 10_000 }),
+  /** Largest health record (FHIR Bundle or C-CDA) an import reads; a larger upload is 413. */
+  RECORD_IMPORT_MAX_BYTES: T.Integer({ minimum: 1024, maximum: 1_073_741_824, default: 10 * 1024 * 1024 }),
   /** The longest a chat request waits for its turn to end before answering with an error. */
   CHAT_TURN_TIMEOUT_MS: T.Integer({ minimum: 1000, maximum: 3_600_000, default: 180_000 }),
   /**

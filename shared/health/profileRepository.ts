@@ -38,14 +38,29 @@ export async function lockConsent(tx: Db, accountId: string): Promise<boolean> {
   return row !== undefined;
 }
 
-/** Deletes the profile (withdrawing consent), every log with its entries, and the lab panels. */
+/**
+ * Deletes the profile (withdrawing consent), every log with its entries, the lab panels, the
+ * imported records with their items, and the share links (which stop working at once).
+ */
 export async function deleteHealthData(
   tx: Db,
   accountId: string,
-): Promise<{ trackersDeleted: number; labPanelsDeleted: number }> {
+): Promise<{
+  trackersDeleted: number;
+  labPanelsDeleted: number;
+  recordImportsDeleted: number;
+  shareLinksDeleted: number;
+}> {
   // The profile goes first: its row lock makes writers that checked consent finish before we go on.
   await tx`delete from health_profiles where account_id = ${accountId}`;
   const logs = await tx`delete from trackers where account_id = ${accountId}`;
   const panels = await tx`delete from lab_panels where account_id = ${accountId}`;
-  return { trackersDeleted: logs.count, labPanelsDeleted: panels.count };
+  const imports = await tx`delete from health_record_imports where account_id = ${accountId}`;
+  const links = await tx`delete from share_links where account_id = ${accountId}`;
+  return {
+    trackersDeleted: logs.count,
+    labPanelsDeleted: panels.count,
+    recordImportsDeleted: imports.count,
+    shareLinksDeleted: links.count,
+  };
 }

@@ -44,7 +44,9 @@ export type Profile = Static<typeof ProfileSchema>;
 export const ProfileDeletionSchema = T.Object({
   deleted: T.Literal(true),
   trackersDeleted: T.Integer({ description: "Logs deleted, with all their entries." }),
-  labPanelsDeleted: T.Integer(),
+  labPanelsDeleted: T.Integer({ description: "Lab panels deleted, entered, read from PDFs or imported." }),
+  recordImportsDeleted: T.Integer({ description: "Imported health records deleted, with everything read from them." }),
+  shareLinksDeleted: T.Integer({ description: "Share links deleted; they stop working at once." }),
 });
 export type ProfileDeletion = Static<typeof ProfileDeletionSchema>;
 

@@ -43,6 +43,17 @@ export const READ_ELEMENTS: Record<RecordSource["resourceType"], string[]> = {
   Immunization: ["vaccineCode", "status", "occurrence[x]", "occurrenceDateTime"],
 };
 
+/** HL7 v3 ObservationInterpretation codes as the lab flags the service keeps. */
+const INTERPRETATION_FLAGS: Record<string, "low" | "high" | "normal" | "abnormal"> = {
+  L: "low",
+  LL: "low",
+  H: "high",
+  HH: "high",
+  N: "normal",
+  A: "abnormal",
+  AA: "abnormal",
+};
+
 type Source = (date: string | undefined) => RecordSource;
 
 export function conditionOf(resource: Condition, source: Source): ImportedCondition {
@@ -121,6 +132,15 @@ export function labResultOf(resource: Observation, source: Source): ImportedLabR
   const analyte = loinc ? findAnalyte(loinc)?.code : undefined;
   const unit = quantity?.unit ?? quantity?.code;
   const effective = resource.effectiveDateTime ?? resource.effectivePeriod?.start ?? resource.issued;
+  const range = resource.referenceRange?.[0];
+  const referenceRange = range
+    ? {
+        ...(range.low?.value !== undefined ? { low: range.low.value } : {}),
+        ...(range.high?.value !== undefined ? { high: range.high.value } : {}),
+        ...(range.text ? { text: range.text } : {}),
+      }
+    : undefined;
+  const interpretation = codingsOf(resource.interpretation?.[0]).find((coding) => coding.code in INTERPRETATION_FLAGS);
   return {
     name: nameOf(resource.code),
     ...(loinc ? { loinc } : {}),
@@ -129,6 +149,8 @@ export function labResultOf(resource: Observation, source: Source): ImportedLabR
     ...(unit ? { unit } : {}),
     ...(effective ? { effective } : {}),
     ...(analyte ? { analyte } : {}),
+    ...(referenceRange && Object.keys(referenceRange).length > 0 ? { referenceRange } : {}),
+    ...(interpretation ? { flag: INTERPRETATION_FLAGS[interpretation.code] } : {}),
     source: source(effective),
   };
 }

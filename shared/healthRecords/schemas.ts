@@ -1,4 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import { ProfileSchema } from "../health/schemas";
 
 /**
  * Shapes of what a health-record import keeps from a FHIR R4 Bundle or a C-CDA document: conditions,
@@ -6,18 +7,19 @@ import { type Static, Type as T } from "@sinclair/typebox";
  * of the whole file (what was kept, what was skipped by resource type, whom the record is about).
  */
 
-export const KEPT_RESOURCE_TYPES = [
-  "Condition",
-  "MedicationStatement",
-  "MedicationRequest",
-  "AllergyIntolerance",
-  "Observation",
-  "Immunization",
-] as const;
-
 export const RecordSourceSchema = T.Object({
   file: T.Optional(T.String()),
-  resourceType: T.Union(KEPT_RESOURCE_TYPES.map((type) => T.Literal(type))),
+  resourceType: T.Union(
+    [
+      T.Literal("Condition"),
+      T.Literal("MedicationStatement"),
+      T.Literal("MedicationRequest"),
+      T.Literal("AllergyIntolerance"),
+      T.Literal("Observation"),
+      T.Literal("Immunization"),
+    ],
+    { description: "The FHIR resource it was read from (a C-CDA document is converted to FHIR first)." },
+  ),
   resourceId: T.String({ description: "The resource's id, or its entry's fullUrl when it has none." }),
   date: T.Optional(T.String({ description: "The resource's own date (onset, authored, recorded, effective)." })),
 });
@@ -69,6 +71,10 @@ export const ImportedLabResultSchema = T.Object({
   unit: T.Optional(T.String()),
   effective: T.Optional(T.String()),
   analyte: T.Optional(T.String({ description: "The LOINC code of the catalogue analyte it maps to (shared/labs)." })),
+  referenceRange: T.Optional(
+    T.Object({ low: T.Optional(T.Number()), high: T.Optional(T.Number()), text: T.Optional(T.String()) }),
+  ),
+  flag: T.Optional(T.Union([T.Literal("low"), T.Literal("high"), T.Literal("normal"), T.Literal("abnormal")])),
   source: RecordSourceSchema,
 });
 
@@ -122,3 +128,74 @@ export type ImportedImmunization = Static<typeof ImportedImmunizationSchema>;
 export type RecordProblem = Static<typeof RecordProblemSchema>;
 export type RecordSummary = Static<typeof RecordSummarySchema>;
 export type ImportedRecord = Static<typeof ImportedRecordSchema>;
+
+/** What every stored item carries besides its own fields: its id and the import it came from. */
+const StoredIds = T.Object({
+  id: T.String({ format: "uuid" }),
+  importId: T.String({ format: "uuid", description: "The import it came from; undoing that import removes it." }),
+});
+
+export const StoredConditionSchema = T.Object({ ...StoredIds.properties, ...ImportedConditionSchema.properties });
+export const StoredMedicationSchema = T.Object({ ...StoredIds.properties, ...ImportedMedicationSchema.properties });
+export const StoredAllergySchema = T.Object({ ...StoredIds.properties, ...ImportedAllergySchema.properties });
+export const StoredImmunizationSchema = T.Object({ ...StoredIds.properties, ...ImportedImmunizationSchema.properties });
+
+/**
+ * The profile's sections filled by imports. Conditions and medications are the active ones (the
+ * export has the rest); the same concept from two imports is listed once, from the newest import.
+ */
+export const RecordSectionsSchema = T.Object({
+  allergies: T.Array(StoredAllergySchema, { description: "Allergies and intolerances, from imported records." }),
+  importedConditions: T.Array(StoredConditionSchema, { description: "Active conditions from imported records." }),
+  importedMedications: T.Array(StoredMedicationSchema, { description: "Active medications from imported records." }),
+  immunizations: T.Array(StoredImmunizationSchema, {
+    description: "Immunizations from imported records, newest first.",
+  }),
+});
+
+export const RecordImportSchema = T.Object({
+  id: T.String({ format: "uuid" }),
+  fileId: T.String({ format: "uuid", description: "The upload it was read from." }),
+  filename: T.String(),
+  format: T.Union([T.Literal("fhir"), T.Literal("ccda")]),
+  patient: T.Object({
+    name: T.Union([T.String(), T.Null()]),
+    birthDate: T.Union([T.String(), T.Null()]),
+  }),
+  createdAt: T.String({ format: "date-time" }),
+  kept: RecordSummarySchema.properties.kept,
+  skipped: RecordSummarySchema.properties.skipped,
+  problems: RecordSummarySchema.properties.problems,
+  labPanels: T.Integer({ description: "Lab panels stored (one per collection time)." }),
+  labResultsAlreadyStored: T.Integer({
+    description: "Lab results left out because the same result (test, time, value) was already stored.",
+  }),
+});
+
+export const RecordImportListSchema = T.Object({
+  consentGiven: T.Boolean(),
+  imports: T.Array(RecordImportSchema, { description: "Newest first." }),
+});
+
+export const RecordImportPendingSchema = T.Object({
+  status: T.Literal("processing", { description: "The record is still being read: import again, or list imports." }),
+});
+
+export const RecordUndoSchema = T.Object({
+  deleted: T.Literal(true),
+  itemsDeleted: T.Integer({ description: "Conditions, medications, allergies and immunizations removed." }),
+  labPanelsDeleted: T.Integer(),
+});
+
+export type StoredCondition = Static<typeof StoredConditionSchema>;
+export type StoredMedication = Static<typeof StoredMedicationSchema>;
+export type StoredAllergy = Static<typeof StoredAllergySchema>;
+export type StoredImmunization = Static<typeof StoredImmunizationSchema>;
+export type RecordSections = Static<typeof RecordSectionsSchema>;
+export type RecordImport = Static<typeof RecordImportSchema>;
+export type RecordImportList = Static<typeof RecordImportListSchema>;
+export type RecordUndo = Static<typeof RecordUndoSchema>;
+
+/** The health profile as served: what the person typed, and the sections imports fill. */
+export const HealthProfileSchema = T.Object({ ...ProfileSchema.properties, ...RecordSectionsSchema.properties });
+export type HealthProfile = Static<typeof HealthProfileSchema>;

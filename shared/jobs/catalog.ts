@@ -201,6 +201,16 @@ export const JOBS = {
     ),
     options: { attempts: 3, backoff: { type: "exponential", delay: 500 }, ...keepHistory },
   },
+  /**
+   * Reads a health record (FHIR R4 Bundle or C-CDA) from a ready upload and stores what it keeps,
+   * as one import; idempotent: a file already imported gets its import back. `proceed`: store it
+   * even though it names another patient than earlier imports.
+   */
+  "health.import-record": {
+    queue: "uploads",
+    payload: T.Object({ fileId: T.String({ format: "uuid" }), proceed: T.Boolean() }, { additionalProperties: false }),
+    options: { attempts: 3, backoff: { type: "exponential", delay: 500 }, ...keepHistory },
+  },
   /** Deletes presigned uploads whose URL lapsed unused. */
   "uploads.expire-pending": {
     queue: "maintenance",

@@ -8,6 +8,8 @@ export interface NewPanel {
   collectedAt: Date;
   lab: string | null;
   source: { fileId: string; pages: number[] } | null;
+  /** Set for panels read from an imported health record: undoing the import deletes them. */
+  recordImportId?: string;
   results: LabResult[];
 }
 
@@ -26,9 +28,10 @@ const PANEL_COLUMNS = (sql: Db) => sql`
 
 export async function insertPanel(sql: Db, panel: NewPanel): Promise<LabPanel> {
   const [row] = await sql<LabPanel[]>`
-    insert into lab_panels as p (id, account_id, collected_at, lab, source_file_id, source_pages, results)
+    insert into lab_panels as p
+      (id, account_id, collected_at, lab, source_file_id, source_pages, record_import_id, results)
     values (${panel.id}, ${panel.accountId}, ${panel.collectedAt}, ${panel.lab}, ${panel.source?.fileId ?? null},
-      ${panel.source?.pages ?? null}, ${sql.json(panel.results as never)})
+      ${panel.source?.pages ?? null}, ${panel.recordImportId ?? null}, ${sql.json(panel.results as never)})
     returning ${PANEL_COLUMNS(sql)}`;
   return row as LabPanel;
 }
@@ -94,4 +97,20 @@ export async function listAnalyteResults(
     where p.account_id = ${accountId}
       and (r.value->>'code' = any(${match.codes}::text[]) or lower(r.value->>'name') = any(${match.names}::text[]))
     order by p.collected_at, p.id, r.n`;
+}
+
+/** Every result of the account's panels collected on these UTC days (days since the epoch). */
+export async function listResultsOnDays(
+  sql: Db,
+  accountId: string,
+  days: number[],
+): Promise<{ collectedAt: string; result: LabResult }[]> {
+  if (days.length === 0) return [];
+  return sql<{ collectedAt: string; result: LabResult }[]>`
+    select ${iso(sql, "p.collected_at")} as "collectedAt", r.value as result
+    from lab_panels p cross join lateral jsonb_array_elements(p.results) as r(value)
+    where p.account_id = ${accountId}
+      and p.collected_at >= to_timestamp(${Math.min(...days) * 86400})
+      and p.collected_at < to_timestamp(${(Math.max(...days) + 1) * 86400})
+      and floor(extract(epoch from p.collected_at) / 86400)::int = any(${days}::int[])`;
 }

@@ -1,7 +1,10 @@
 import { Type as T } from "@sinclair/typebox";
-import { deleteProfile, getProfile, saveProfile } from "../health/profile";
-import { LogKindSchema, ProfileDeletionSchema, ProfileInputSchema, ProfileSchema } from "../health/schemas";
+import { deleteProfile } from "../health/profile";
+import { LogKindSchema, ProfileDeletionSchema, ProfileInputSchema } from "../health/schemas";
 import { listSymptomOptions, SymptomOptionsSchema } from "../health/symptoms";
+import { profileText } from "../healthRecords/profileText";
+import { HealthProfileSchema } from "../healthRecords/schemas";
+import { getHealthProfile, saveHealthProfile } from "../healthRecords/sections";
 import { DELETE, READ_ONLY, WRITE_IDEMPOTENT } from "./annotations";
 import { defineTool } from "./types";
 
@@ -13,17 +16,14 @@ export const getHealthProfileTool = defineTool({
   name: "get_health_profile",
   title: "Read the health profile",
   description:
-    "The caller's stored health profile: whether consent is given, conditions and medications. Without consent it is empty (consentGiven false).",
+    "The caller's stored health profile: whether consent is given, the conditions and medications they typed, and what imported health records add: allergies (substance, reactions, criticality), active conditions and medications with their codes, and immunizations with dates. Without consent it is empty (consentGiven false).",
   input: T.Object({}, { additionalProperties: false }),
-  output: ProfileSchema,
+  output: HealthProfileSchema,
   annotations: READ_ONLY,
   scope: "health:read",
   feature: "health",
-  run: (ctx) => getProfile(ctx),
-  render: (p) =>
-    p.consentGiven
-      ? `Conditions: ${p.conditions.join(", ") || "none"}. Medications: ${p.medications.join(", ") || "none"}.`
-      : "No health profile with consent is stored.",
+  run: (ctx) => getHealthProfile(ctx),
+  render: (p) => (p.consentGiven ? profileText(p) : "No health profile with consent is stored."),
 });
 
 export const saveHealthProfileTool = defineTool({
@@ -32,11 +32,11 @@ export const saveHealthProfileTool = defineTool({
   description:
     "Replaces the caller's health profile and records consent to store health data (consentGiven must be true). Omitted lists are saved empty. Health logs need this consent.",
   input: ProfileInputSchema,
-  output: ProfileSchema,
+  output: HealthProfileSchema,
   annotations: WRITE_IDEMPOTENT,
   scope: "health:write",
   feature: "health",
-  run: (ctx, input) => saveProfile(ctx, input),
+  run: (ctx, input) => saveHealthProfile(ctx, input),
   render: (p) => `Saved with consent: ${p.conditions.length} conditions, ${p.medications.length} medications.`,
 });
 

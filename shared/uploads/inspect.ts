@@ -19,7 +19,12 @@ export async function inspectUpload(
   if (bytes.length !== declared.size) {
     return { ok: false, reason: `The stored file is ${bytes.length} bytes, not the ${declared.size} declared.` };
   }
-  const actual = sniffType(bytes);
+  const sniffed = sniffType(bytes);
+  // Text has no magic bytes: any declared text type (JSON, XML) is right for valid UTF-8.
+  const actual =
+    sniffed === "text/plain" && UPLOAD_TYPES[declared.contentType as UploadContentType] === "text"
+      ? declared.contentType
+      : sniffed;
   if (actual !== declared.contentType) {
     return {
       ok: false,

@@ -1,4 +1,6 @@
+import type { Deps } from "../context/deps";
 import type { Db } from "../db/sql";
+import { uploadKey } from "../storage/storage";
 import { findUpload, findUploadById, findUploadsByIds, listPages, type UploadRow } from "./repository";
 
 /**
@@ -27,4 +29,22 @@ export function uploadById(store: Store, id: string): Promise<UploadRow | undefi
 /** The text extracted from a processed upload, one entry per page. */
 export function uploadPages(store: Store, id: string): Promise<string[]> {
   return listPages(store.sql, id);
+}
+
+/**
+ * An upload's original bytes, only if they are still the ones processing checked. With S3 the
+ * client PUTs to the bucket's presigned URL, which the bucket accepts again until it lapses, so the
+ * object may have been replaced since (another size, another type): its size, then its SHA-256,
+ * must match what was recorded. Callers decide what an
+ * undefined means (the chat sends a PDF's extracted text instead; an import refuses).
+ */
+export async function processedOriginal(
+  deps: Pick<Deps, "uploads" | "log">,
+  row: { accountId: string; fileId: string; size: number; sha256: string | null },
+): Promise<Uint8Array | undefined> {
+  const key = uploadKey(row.accountId, row.fileId);
+  const bytes = (await deps.uploads.storage.size(key)) === row.size ? await deps.uploads.storage.read(key) : undefined;
+  if (bytes && new Bun.CryptoHasher("sha256").update(bytes).digest("hex") === row.sha256) return bytes;
+  deps.log.warn("upload changed since processing; its bytes are not used", { fileId: row.fileId });
+  return undefined;
 }

@@ -5,6 +5,11 @@ export const UPLOAD_TYPES = {
   "image/jpeg": "image",
   "image/webp": "image",
   "text/plain": "text",
+  // Health records to import (a FHIR Bundle, a C-CDA document): text, readable in chat as well.
+  "application/json": "text",
+  "application/fhir+json": "text",
+  "application/xml": "text",
+  "text/xml": "text",
 } as const;
 export type UploadContentType = keyof typeof UPLOAD_TYPES;
 export type UploadKind = (typeof UPLOAD_TYPES)[UploadContentType];

@@ -2,13 +2,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../../shared/context/deps";
 import { chatsRoutes } from "../chats";
 import { chatRoutes } from "../health/chat";
-import { labExportRoutes } from "../health/labExport";
-import { labImportRoutes } from "../health/labImport";
-import { labRoutes } from "../health/labs";
-import { healthLogReportRoutes } from "../health/logReports";
-import { healthLogRoutes } from "../health/logs";
-import { profileRoutes } from "../health/profile";
-import { symptomRoutes } from "../health/symptoms";
+import { healthDataRoutes } from "../health/dataRoutes";
 import { modelsRoutes } from "../models";
 import { WEBSITE } from "../mount";
 import { transcribeRoutes } from "../transcribe";
@@ -22,13 +16,7 @@ import { uploadRoutes } from "../uploads";
  */
 export function websiteMirrorRoutes(deps: Deps) {
   return new Elysia({ name: "routes/website/mirrors" })
-    .use(symptomRoutes(deps, WEBSITE))
-    .use(profileRoutes(deps, WEBSITE))
-    .use(healthLogRoutes(deps, WEBSITE))
-    .use(healthLogReportRoutes(deps, WEBSITE))
-    .use(labRoutes(deps, WEBSITE))
-    .use(labImportRoutes(deps, WEBSITE))
-    .use(labExportRoutes(deps, WEBSITE))
+    .use(healthDataRoutes(deps, WEBSITE))
     .use(chatRoutes(deps, WEBSITE))
     .use(modelsRoutes(deps, WEBSITE))
     .use(chatsRoutes(deps, WEBSITE))

@@ -7,7 +7,7 @@ import { unavailable } from "../../core/unavailable";
 import { parseLabReport } from "../../labs/extract";
 import { uploadKey } from "../../storage/storage";
 import { rangeText } from "../../tools/labTrend";
-import { accountUploads, type UploadRow, uploadPages } from "../../uploads/reads";
+import { accountUploads, processedOriginal, type UploadRow, uploadPages } from "../../uploads/reads";
 
 /** Attachments on both sides of the queue: what the API checks, and what the model is sent. */
 
@@ -134,21 +134,4 @@ export function labResultsText(filename: string, pages: string[]): string | unde
 
 function dataUrl(mediaType: string, bytes: Uint8Array): string {
   return `data:${mediaType};base64,${Buffer.from(bytes).toString("base64")}`;
-}
-
-/**
- * An upload's original bytes, only if they are still the ones processing checked. With S3 the
- * client PUTs to the bucket's presigned URL, which the bucket accepts again until it lapses, so the
- * object may have been replaced since (another size, another type): its size, then its SHA-256,
- * must match what was recorded. A PDF falls back to its extracted text; an image is left out.
- */
-async function processedOriginal(
-  deps: Deps,
-  row: { accountId: string; fileId: string; size: number; sha256: string | null },
-): Promise<Uint8Array | undefined> {
-  const key = uploadKey(row.accountId, row.fileId);
-  const bytes = (await deps.uploads.storage.size(key)) === row.size ? await deps.uploads.storage.read(key) : undefined;
-  if (bytes && new Bun.CryptoHasher("sha256").update(bytes).digest("hex") === row.sha256) return bytes;
-  deps.log.warn("upload changed since processing; not sent to the model", { fileId: row.fileId });
-  return undefined;
 }

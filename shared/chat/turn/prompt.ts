@@ -1,15 +1,16 @@
 import { ratedSentence } from "../../core/triageLevels";
-import type { Profile } from "../../health/schemas";
+import { profileText } from "../../healthRecords/profileText";
+import type { HealthProfile } from "../../healthRecords/schemas";
 import type { TurnSafety } from "./urgent";
 
 /**
  * The health assistant's instructions, in one place and versioned: every stored assistant message
  * records the version it was answered with. The profile is included only with consent.
  */
-export const PROMPT_VERSION = "health-3";
+export const PROMPT_VERSION = "health-4";
 
 export function healthInstructions(
-  profile: Profile | undefined,
+  profile: HealthProfile | undefined,
   safety: TurnSafety | null = null,
   today = new Date(),
 ): string {
@@ -33,7 +34,7 @@ export function healthInstructions(
   }
   if (profile?.consentGiven) {
     lines.push(
-      `The person's stored profile (shared with consent): conditions: ${profile.conditions.join("; ") || "none listed"}; medications: ${profile.medications.join("; ") || "none listed"}.`,
+      `The person's stored profile (shared with consent): ${profileText(profile)}. Check allergies before discussing a medication.`,
     );
   } else {
     lines.push("The person has not shared a health profile; do not assume conditions or medications.");

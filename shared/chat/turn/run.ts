@@ -5,8 +5,8 @@ import type { Deps } from "../../context/deps";
 import type { StoredUIMessage, Usage } from "../../conversations/schemas";
 import { appendErrorReply, appendReply, chatMessages, replyToTurn } from "../../conversations/turns";
 import { latestLoggedSeq, turnPublisher } from "../../events/turnLog";
-import { getProfile } from "../../health/profile";
-import type { Profile } from "../../health/schemas";
+import type { HealthProfile } from "../../healthRecords/schemas";
+import { getHealthProfile } from "../../healthRecords/sections";
 import type { ChatTurn } from "../../jobs/payloads/chatTurn";
 import { languageModelFor } from "../../llm/languageModels";
 import type { ModelEntry } from "../../llm/models";
@@ -23,7 +23,7 @@ import { offlineVocabulary } from "./vocabulary";
 export const MAX_STEPS = 6;
 
 type Publisher = ReturnType<typeof turnPublisher>;
-type Conversation = { history: StoredUIMessage[]; profile: Profile | undefined };
+type Conversation = { history: StoredUIMessage[]; profile: HealthProfile | undefined };
 
 /**
  * Runs one turn on a worker: history and (with consent) profile → model with tools → every UI
@@ -81,7 +81,7 @@ async function readConversation(
     replyToTurn(deps, turn.turnId),
     chatMessages(deps, turn.chatId),
     readsProfile(deps, turn).then((reads) =>
-      reads ? getProfile({ sql: deps.sql, accountId: turn.accountId }) : undefined,
+      reads ? getHealthProfile({ sql: deps.sql, accountId: turn.accountId }) : undefined,
     ),
   ]);
   if (existing) return { answered: existing };

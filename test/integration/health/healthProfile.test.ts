@@ -27,6 +27,10 @@ describe("health profile", () => {
       medications: [],
       consentedAt: null,
       updatedAt: null,
+      allergies: [],
+      importedConditions: [],
+      importedMedications: [],
+      immunizations: [],
     });
   });
 
@@ -120,7 +124,13 @@ describe("health profile", () => {
       key: account.apiKey,
     });
     expect(response.status).toBe(200);
-    expect(await json(response)).toEqual({ deleted: true, trackersDeleted: 2, labPanelsDeleted: 1 });
+    expect(await json(response)).toEqual({
+      deleted: true,
+      trackersDeleted: 2,
+      labPanelsDeleted: 1,
+      recordImportsDeleted: 0,
+      shareLinksDeleted: 0,
+    });
 
     expect((await json(await read(account.apiKey))).consentGiven).toBe(false);
     const counts = await deps.sql<{ trackers: number; entries: number; panels: number }[]>`
@@ -145,7 +155,13 @@ describe("health profile", () => {
     expect(create.status).toBe(403);
     expect((await errorOf(create)).code).toBe("CONSENT_REQUIRED");
     const again = await call(app, "/api/v1/health/profile?confirm=delete", { method: "DELETE", key: account.apiKey });
-    expect(await json(again)).toEqual({ deleted: true, trackersDeleted: 0, labPanelsDeleted: 0 });
+    expect(await json(again)).toEqual({
+      deleted: true,
+      trackersDeleted: 0,
+      labPanelsDeleted: 0,
+      recordImportsDeleted: 0,
+      shareLinksDeleted: 0,
+    });
   });
 
   test("a deletion racing with entry writes leaves nothing behind", async () => {

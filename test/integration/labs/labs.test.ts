@@ -271,7 +271,13 @@ describe("consent and ownership", () => {
     await createTracker(app, a.apiKey, "kept apart");
     const theirs = await createPanel(b.apiKey, body);
     const deleted = await call(app, "/api/v1/health/profile?confirm=delete", { method: "DELETE", key: a.apiKey });
-    expect(await json(deleted)).toEqual({ deleted: true, trackersDeleted: 1, labPanelsDeleted: 2 });
+    expect(await json(deleted)).toEqual({
+      deleted: true,
+      trackersDeleted: 1,
+      labPanelsDeleted: 2,
+      recordImportsDeleted: 0,
+      shareLinksDeleted: 0,
+    });
     const [{ count }] = (await deps.sql`
       select count(*)::int as count from lab_panels where account_id = ${a.accountId}`) as unknown as [
       { count: number },
