@@ -138,3 +138,15 @@ export async function setImportLabCounts(
     set summary = summary || ${tx.json(counts as never)}
     where id = ${id}`;
 }
+
+/** Whom the newest import that names a patient is about. */
+export async function latestPatient(
+  sql: Db,
+  accountId: string,
+): Promise<{ name: string | null; birthDate: string | null } | undefined> {
+  const [row] = await sql<{ name: string | null; birthDate: string | null }[]>`
+    select patient_name as name, patient_birth_date as "birthDate" from health_record_imports
+    where account_id = ${accountId} and (patient_name is not null or patient_birth_date is not null)
+    order by created_at desc, id desc limit 1`;
+  return row;
+}

@@ -199,3 +199,27 @@ export type RecordUndo = Static<typeof RecordUndoSchema>;
 /** The health profile as served: what the person typed, and the sections imports fill. */
 export const HealthProfileSchema = T.Object({ ...ProfileSchema.properties, ...RecordSectionsSchema.properties });
 export type HealthProfile = Static<typeof HealthProfileSchema>;
+
+/** The health export's shape as the OpenAPI document declares it; the R4 definitions hold the rest. */
+export const HealthBundleSchema = T.Object(
+  {
+    resourceType: T.Literal("Bundle"),
+    type: T.Literal("collection"),
+    timestamp: T.String({ format: "date-time" }),
+    entry: T.Array(
+      T.Object({
+        fullUrl: T.String({ description: "`urn:uuid:…`" }),
+        resource: T.Object(
+          { resourceType: T.String() },
+          {
+            additionalProperties: true,
+            description:
+              "Patient, Condition, MedicationStatement, AllergyIntolerance, Immunization, DiagnosticReport or Observation (https://hl7.org/fhir/R4/).",
+          },
+        ),
+      }),
+      { description: "The Patient first, then conditions, medications, allergies, immunizations and lab panels." },
+    ),
+  },
+  { description: "A FHIR R4 Bundle (https://hl7.org/fhir/R4/bundle.html)." },
+);

@@ -1,7 +1,8 @@
-import { Elysia, t } from "elysia";
+import { type DocumentDecoration, Elysia, t } from "elysia";
 import type { Deps } from "../../../shared/context/deps";
 import type { ErrorKind } from "../../../shared/core/errors";
 import { Text } from "../../../shared/core/text";
+import { exportHealthRecord } from "../../../shared/healthRecords/export";
 import {
   getRecordImport,
   importHealthRecord,
@@ -9,12 +10,15 @@ import {
   undoRecordImport,
 } from "../../../shared/healthRecords/imports";
 import {
+  HealthBundleSchema,
   RecordImportListSchema,
   RecordImportPendingSchema,
   RecordImportSchema,
   RecordUndoSchema,
 } from "../../../shared/healthRecords/schemas";
 import { failures } from "../../openapi/declare";
+import { response } from "../../openapi/media";
+import { wireSchema } from "../../openapi/wireSchema";
 import { ctxOf } from "../../requestState";
 import { type Mount, V1 } from "../mount";
 
@@ -44,6 +48,10 @@ const DOCS = {
   ],
   list: ["List health-record imports, newest first", "Without consent the list is empty."],
   get: ["Read one health-record import's summary", "Needs consent."],
+  export: [
+    "Export the whole health record as FHIR R4",
+    "A `collection` Bundle: a Patient (named as the latest import names them, never with an account identifier), every condition and medication (typed in the profile or imported, active or not), allergies, immunizations, and each lab panel as a DiagnosticReport with its Observations. Importing it again keeps the same items. The lab export (`/health/labs/export`) stays lab results only. Needs consent.",
+  ],
   undo: [
     "Undo a health-record import",
     "Deletes the import with everything read from it (items and lab panels), in one transaction. Does not need consent.",
@@ -54,7 +62,7 @@ const DOCS = {
 export function recordRoutes(deps: Deps, mount: Mount = V1) {
   const detail = (
     [summary, description]: readonly [string, string],
-    responses: Record<number, { description: string }> | undefined,
+    responses: DocumentDecoration["responses"],
     ...kinds: ErrorKind[]
   ) => failures({ tags: mount.tags("Health"), summary, description, ...(responses ? { responses } : {}) }, ...kinds);
   const ctx = (request: Request) => ctxOf(deps, request);
@@ -86,6 +94,28 @@ export function recordRoutes(deps: Deps, mount: Mount = V1) {
           "CONFLICT",
           "PAYLOAD_TOO_LARGE",
           "RECORD_NOT_READABLE",
+        ),
+      },
+    )
+    .get(
+      `${mount.base}/health/records/export`,
+      async ({ request, set }) => {
+        const file = await exportHealthRecord(ctx(request));
+        set.headers["content-type"] = file.contentType;
+        set.headers["content-disposition"] = `attachment; filename="${file.filename}"`;
+        return file.body;
+      },
+      {
+        detail: detail(
+          DOCS.export,
+          {
+            200: response(
+              "The record, as a file (`Content-Disposition: attachment`).",
+              { "application/fhir+json": { schema: wireSchema(HealthBundleSchema) } },
+              { "Content-Disposition": { schema: { type: "string" }, description: "`attachment; filename=…`" } },
+            ),
+          },
+          "CONSENT_REQUIRED",
         ),
       },
     )

@@ -18,7 +18,7 @@ export interface LabExportFile {
 const BATCH = 100;
 
 /** Every panel of the account, oldest collectedAt first (the list's keyset order, reversed). */
-async function allPanels(ctx: Pick<Ctx, "sql" | "accountId">): Promise<LabPanel[]> {
+export async function allPanels(ctx: Pick<Ctx, "sql" | "accountId">): Promise<LabPanel[]> {
   const panels: LabPanel[] = [];
   let after: PanelKey | null = null;
   for (;;) {
