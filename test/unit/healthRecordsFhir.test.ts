@@ -56,6 +56,24 @@ describe("readFhirBundle on Synthea patients", () => {
     });
   }
 
+  test("both bundles are Synthea's own output: its life-years extensions on the Patient, urn:uuid entries", () => {
+    for (const path of [SYNTHEA_BUNDLES.johnnie, SYNTHEA_BUNDLES.luna]) {
+      const json = load(path) as {
+        type: string;
+        entry: { fullUrl: string; resource: Raw & { extension?: { url: string }[] } }[];
+      };
+      expect(json.type).toBe("transaction");
+      expect(json.entry.every((entry) => entry.fullUrl.startsWith("urn:uuid:"))).toBe(true);
+      const patient = json.entry.find((entry) => entry.resource.resourceType === "Patient")?.resource;
+      expect(patient?.extension?.map((extension) => extension.url)).toEqual(
+        expect.arrayContaining([
+          "http://synthetichealth.github.io/synthea/disability-adjusted-life-years",
+          "http://synthetichealth.github.io/synthea/quality-adjusted-life-years",
+        ]),
+      );
+    }
+  });
+
   test("Johnnie679: patient, a condition, a medication, a lab result and an immunization as the file gives them", () => {
     const record = readFhirBundle(load(SYNTHEA_BUNDLES.johnnie));
     expect(record.summary.format).toBe("fhir");
