@@ -133,6 +133,49 @@ describe("a C-CDA document", () => {
   });
 });
 
+describe("every real sample through the API", () => {
+  const samples = [
+    ...Object.entries(SYNTHEA_BUNDLES)
+      .filter(([name]) => name !== "condition")
+      .map(([name, path]) => [name, path, "application/fhir+json"] as const),
+    ...Object.entries(CCDA_DOCUMENTS)
+      .filter(([name]) => name !== "hl7Dir")
+      .map(([name, path]) => [name, path, "text/xml"] as const),
+  ];
+  for (const [name, path, type] of samples) {
+    test(`${name}: stores what the reader keeps, each item with its source`, async () => {
+      const owner = await healthAccount(deps, app);
+      const text = readSample(path);
+      const expected = readHealthRecord(text, name);
+      const summary = await imported(await importFile(owner, await uploadRecord(owner, text, type, name)));
+      expect(summary.kept).toEqual(expected.summary.kept);
+      expect(summary.skipped).toEqual(expected.summary.skipped);
+      const items = await deps.sql<{ kind: string; item: { source: { file: string; resourceId: string } } }[]>`
+        select kind, item from health_record_items where import_id = ${summary.id}`;
+      const kept = expected.summary.kept;
+      expect(items.length).toBe(kept.conditions + kept.medications + kept.allergies + kept.immunizations);
+      for (const { item } of items) {
+        expect(item.source.file).toBe(name);
+        expect(item.source.resourceId).not.toBe("");
+      }
+      const [labs] = await deps.sql<{ results: number }[]>`
+        select coalesce(sum(jsonb_array_length(results)), 0)::int as results from lab_panels
+        where record_import_id = ${summary.id}`;
+      expect((labs?.results ?? 0) + summary.labResultsAlreadyStored).toBe(kept.labResults);
+    });
+  }
+
+  test("HL7's Diagnostic Imaging Report, which the converter cannot read: 422", async () => {
+    const owner = await healthAccount(deps, app);
+    const response = await importFile(
+      owner,
+      await uploadRecord(owner, readSample(CCDA_DOCUMENTS.hl7Dir), "application/xml", "dir.xml"),
+    );
+    expect(response.status).toBe(422);
+    expect((await errorOf(response)).code).toBe("RECORD_NOT_READABLE");
+  });
+});
+
 describe("refusals", () => {
   test("another patient than earlier imports: 409 naming both, nothing stored; proceed keeps it", async () => {
     const owner = await healthAccount(deps, app);
