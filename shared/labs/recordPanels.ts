@@ -24,7 +24,7 @@ const dayOf = (date: Date | string) => Math.floor(new Date(date).getTime() / DAY
 /**
  * What makes two results the same result: the analyte (by the catalogue, else the code, else the
  * folded name), the UTC day of collection (a PDF prints a date where a record gives a time) and the
- * value (in the analyte's canonical unit when it has one, to 4 significant digits; else as text).
+ * value (in the analyte's canonical unit when it has one, to 3 significant digits, as reports round; else as text).
  */
 export function sameResultKey(result: {
   name: string;
@@ -40,7 +40,7 @@ export function sameResultKey(result: {
   if (result.value !== null) {
     const canonical =
       analyte && result.unit ? convertValue(analyte, result.value, result.unit, analyte.unit) : undefined;
-    value = `${Number((canonical ?? result.value).toPrecision(4))}${canonical === undefined ? (result.unit ?? "") : ""}`;
+    value = `${Number((canonical ?? result.value).toPrecision(3))}${canonical === undefined ? (result.unit ?? "") : ""}`;
   }
   return `${identity}|${result.day}|${value}`;
 }
