@@ -7,6 +7,7 @@ import type { Ctx } from "../../shared/context/ctx";
 import { codePoints } from "../../shared/core/text";
 import { logNamesStartingWith } from "../../shared/health/logNames";
 import { getProfile } from "../../shared/health/profile";
+import { listRecordImports } from "../../shared/healthRecords/imports";
 import { paperIdsStartingWith } from "../../shared/papers/idPrefix";
 import { cachedMedicationNamesStartingWith } from "../../shared/references/medicationNames";
 
@@ -93,4 +94,15 @@ export const logIds = gated(["health:read"], "health", async (ctx, value) => {
     logs.map((log) => log.id),
     total,
   );
+});
+
+/** Ids of the caller's record imports whose filename (ignoring case) or id starts with the value, newest first. */
+export const recordImportIds = gated(["health:read"], "health", async (ctx, value) => {
+  const prefix = value.trim().toLowerCase();
+  // Without consent the list is empty, as list_health_logs is.
+  const { imports } = await listRecordImports(ctx);
+  const ids = imports
+    .filter((item) => item.filename.toLowerCase().startsWith(prefix) || item.id.startsWith(prefix))
+    .map((item) => item.id);
+  return completion(ids, ids.length);
 });

@@ -11,8 +11,10 @@ import {
   medicationNames,
   NO_COMPLETION,
   paperIds,
+  recordImportIds,
 } from "./completers";
 import { answered, invalidParams } from "./errors";
+import { RECORD_IMPORT_TEMPLATE } from "./healthRecordResources";
 import { PROMPTS_BY_NAME } from "./prompts";
 import { TEMPLATE_URIS } from "./resources";
 
@@ -30,6 +32,7 @@ const FOR_PROMPTS: Record<string, Record<string, Completer>> = {
 const FOR_TEMPLATES: Record<string, Record<string, Completer>> = {
   "paper://{arxivId}": { arxivId: paperIds },
   "health-log://{id}": { id: logIds },
+  [RECORD_IMPORT_TEMPLATE]: { importId: recordImportIds },
 };
 
 /** Longer than any value a source could complete (a prompt argument is at most 300 characters). */

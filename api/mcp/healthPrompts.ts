@@ -8,8 +8,9 @@ import { getProfile } from "../../shared/health/profile";
 import type { Profile } from "../../shared/health/schemas";
 import { listPanels } from "../../shared/labs/panels";
 import { flaggedIn } from "../../shared/tools/labTrend";
+import { jsonContents } from "./contents";
 import { bullets, day, definePrompt, userResource, userText } from "./promptKit";
-import { jsonContents, readHealthLog, resourceUri } from "./resources";
+import { readHealthLog, resourceUri } from "./resources";
 
 /** Logs and lab panels a visit prompt embeds when no log is named: the newest, as a doctor reads them. */
 const VISIT_LOGS = 3;

@@ -5,8 +5,9 @@ import { Text } from "../../shared/core/text";
 import { searchPapersFielded } from "../../shared/papers/catalog";
 import { papersOf } from "../../shared/papers/page";
 import type { Paper } from "../../shared/records/paper";
+import { jsonContents } from "./contents";
 import { definePrompt, userResource, userText } from "./promptKit";
-import { jsonContents, resourceUri } from "./resources";
+import { resourceUri } from "./resources";
 
 /** Papers a prompt embeds: enough to write from, few enough for a context window (abstracts included). */
 const CONDITION_PAPERS = 5;

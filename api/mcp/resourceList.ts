@@ -6,15 +6,18 @@ import { listChats } from "../../shared/conversations/chats";
 import { codePoints } from "../../shared/core/text";
 import { listLogs } from "../../shared/health/logs";
 import { listPanels } from "../../shared/labs/panels";
+import { JSON_TYPE } from "./contents";
 import { answered, invalidParams } from "./errors";
+import { listRecordResources } from "./healthRecordResources";
 import { resourceUri } from "./resources";
 
 /**
- * resources/list: the caller's own records as concrete resources, in sections (health logs, lab
- * panels, health chats; each newest first), PAGE_SIZE per page. The cursor names a section and that
- * section's own keyset cursor, so paging visits every record once while others are added. A section
- * the token's scopes or the plan do not cover is left out, not refused; without consent the health
- * sections are empty, as their list tools are. Papers are not listed: they are not the caller's.
+ * resources/list: the caller's own records as concrete resources, in sections (the imported health
+ * record: its summary, its FHIR form and each import; health logs; lab panels; health chats; each
+ * newest first), PAGE_SIZE per page. The cursor names a section and that section's own keyset
+ * cursor, so paging visits every record once while others are added. A section the token's scopes
+ * or the plan do not cover is left out, not refused; without consent the health sections are empty,
+ * as their list tools are. Papers are not listed: they are not the caller's.
  */
 const PAGE_SIZE = 50;
 
@@ -23,10 +26,10 @@ interface Section {
   list(ctx: Ctx, limit: number, cursor: string | undefined): Promise<{ resources: Resource[]; next: string | null }>;
 }
 
-const JSON_TYPE = "application/json";
 const day = (timestamp: string) => timestamp.slice(0, 10);
 
 const SECTIONS: Section[] = [
+  { scope: "health:read", list: listRecordResources },
   {
     scope: "health:read",
     list: async (ctx, limit, cursor) => {
@@ -109,7 +112,7 @@ export function listResources(
     const resources: Resource[] = [];
     while (position.section < SECTIONS.length && resources.length < PAGE_SIZE) {
       const section = SECTIONS[position.section] as Section;
-      // Every section needs the health plan: the logs and panels as their tools do, chats as get_chat.
+      // Every section needs the health plan: the health data as its tools do, chats as get_chat.
       if (!(await isAuthorized(ctx, { scope: section.scope, feature: "health" }))) {
         position = { section: position.section + 1 };
         continue;

@@ -15,32 +15,29 @@ import { getLog } from "../../shared/health/logs";
 import { getPanel } from "../../shared/labs/panels";
 import { getPaper } from "../../shared/papers/catalog";
 import { isArxivId } from "../../shared/papers/ids";
+import { JSON_TYPE, jsonContents } from "./contents";
 import { answered, authorized, invalidParams, resourceNotFound } from "./errors";
+import { isRecordPath, RECORD_IMPORT_TEMPLATE, readRecordPath } from "./healthRecordResources";
 import { SCOPE_META } from "./meta";
 
 /**
  * The resource templates: one per kind of record a caller may read by URI, each over the same verb
  * (and so the same ownership, consent and plan rules) as its tool. Another account's id reads as
- * an unknown one: -32002. Which kinds are listed as concrete resources: resourceList.ts.
+ * an unknown one: -32002. health-record:// also reads two resources without a variable (its
+ * summary and its FHIR form: healthRecordResources.ts). Which kinds are listed as concrete
+ * resources: resourceList.ts.
  */
-type Scheme = "paper" | "health-log" | "lab-panel" | "chat";
+type Scheme = "paper" | "health-log" | "lab-panel" | "chat" | "health-record";
 
 interface ResourceKind {
   template: Omit<ResourceTemplate, "_meta">;
   scope: Scope;
   feature?: Feature;
-  /** What an id looks like, for the -32602 a malformed one gets. */
+  /** What an id (or, for health-record://, a path) looks like, for the -32602 a malformed one gets. */
   shape: string;
   isId(id: string): boolean;
   read(ctx: Ctx, id: string, uri: string): Promise<TextResourceContents[]>;
 }
-
-const JSON_TYPE = "application/json";
-export const jsonContents = (uri: string, value: unknown): TextResourceContents => ({
-  uri,
-  mimeType: JSON_TYPE,
-  text: JSON.stringify(value),
-});
 
 /** A log with its entries and its summary (°C): what health-log:// holds. */
 export async function readHealthLog(ctx: Ctx, id: string) {
@@ -113,6 +110,21 @@ const KINDS: Record<Scheme, ResourceKind> = {
     isId: isUuid,
     read: async (ctx, id, uri) => [jsonContents(uri, await readChatTranscript(ctx, id))],
   },
+  "health-record": {
+    template: {
+      uriTemplate: RECORD_IMPORT_TEMPLATE,
+      name: "health-record-import",
+      title: "Health record import",
+      description:
+        "One of your imported health records (FHIR R4 or C-CDA): the file, whom it is about, what was kept and skipped by type, lab panels stored. health-record://summary and health-record://fhir (in resources/list) hold what all imports added and the whole record as FHIR R4. Needs the Go plan and consent, like get_health_profile.",
+      mimeType: JSON_TYPE,
+    },
+    scope: "health:read",
+    feature: "health",
+    shape: "summary, fhir, or imports/ and an import id (a UUID, from resources/list)",
+    isId: isRecordPath,
+    read: readRecordPath,
+  },
 };
 
 /** resources/templates/list, built once. */
@@ -130,12 +142,15 @@ export const resourceUri = (scheme: Scheme, id: string) => `${scheme}://${id}`;
 const MAX_URI = 300;
 const URI = /^([a-z][a-z-]*):\/\/(.*)$/s;
 
+const SCHEME_NAMES = Object.keys(KINDS).map((scheme) => `${scheme}://`);
+const SCHEMES = `${SCHEME_NAMES.slice(0, -1).join(", ")} and ${SCHEME_NAMES.at(-1)}`;
+
 function parse(uri: string): { scheme: Scheme; kind: ResourceKind; id: string } {
   if (codePoints(uri) > MAX_URI)
     throw invalidParams(`A resource URI of this server has at most ${MAX_URI} characters.`);
   const [, scheme = "", rest = ""] = URI.exec(uri) ?? [];
   if (!Object.hasOwn(KINDS, scheme)) {
-    throw resourceNotFound(uri, "this server reads paper://, health-log://, lab-panel:// and chat:// URIs");
+    throw resourceNotFound(uri, `this server reads ${SCHEMES} URIs`);
   }
   const kind = KINDS[scheme as Scheme];
   let id: string;

@@ -121,16 +121,19 @@ describe.each(ERAS)("protocol %s", (version) => {
   });
 
   describe("resources/templates/list", () => {
-    test("four templates, each with a URI template, name, title, JSON type and description", async () => {
+    test("five templates, each with a URI template, name, title, JSON type and description", async () => {
       const { resourceTemplates } = await owner.client.listResourceTemplates();
       expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
         "paper://{arxivId}",
         "health-log://{id}",
         "lab-panel://{id}",
         "chat://{id}",
+        "health-record://imports/{importId}",
       ]);
       for (const template of resourceTemplates) {
-        expect(template.name).toBe(template.uriTemplate.split(":")[0] as string);
+        // Named for the scheme; health-record:// has other resources too, so its template names what it reads.
+        const scheme = template.uriTemplate.split(":")[0] as string;
+        expect(template.name).toBe(scheme === "health-record" ? "health-record-import" : scheme);
         expect(template.title?.length).toBeGreaterThan(3);
         expect(template.description?.length).toBeGreaterThan(40);
         expect(template.mimeType).toBe("application/json");
@@ -241,13 +244,16 @@ describe.each(ERAS)("protocol %s", (version) => {
     test("resources/list shows only the caller's records", async () => {
       const { resources } = await owner.client.listResources();
       const uris = resources.map((r) => r.uri);
+      // The health record's two fixed resources (no imports here: mcpHealthRecords.test.ts has them).
       expect(uris).toEqual([
+        "health-record://summary",
+        "health-record://fhir",
         `health-log://${owner.logId}`,
         `lab-panel://${owner.panelId}`,
         `chat://${owner.chat.chatId}`,
       ]);
       expect(JSON.stringify(resources)).not.toContain("Secret");
-      expect(resources[0]).toMatchObject({ name: "Owner cough", mimeType: "application/json" });
+      expect(resources[2]).toMatchObject({ name: "Owner cough", mimeType: "application/json" });
       for (const resource of resources) {
         expect(resource.title?.length).toBeGreaterThan(3);
         expect(resource.description?.length).toBeGreaterThan(10);
@@ -287,7 +293,7 @@ describe.each(ERAS)("protocol %s", (version) => {
   });
 
   describe("resources/list paging", () => {
-    test("pages of 50 with an opaque cursor visit every record once, logs then panels then chats", async () => {
+    test("pages of 50 with an opaque cursor visit every record once: the record, logs, panels, chats", async () => {
       const pager = await healthAccount(deps, app, { plan: "pro" });
       const ctx = contextFor(deps, "seed", { accountId: pager.accountId, plan: "pro" });
       for (let i = 0; i < 45; i++) await createLog(ctx, { title: `Log ${i}`, kind: "custom" });
@@ -301,10 +307,11 @@ describe.each(ERAS)("protocol %s", (version) => {
       for (let i = 0; i < 3; i++) chats.push(await seedChat(deps, pager.accountId, `Chat ${i}`));
       const logs = (await listLogs(ctx, { limit: 100 })).trackers.map((log) => `health-log://${log.id}`);
       const panels = (await listPanels(ctx, { limit: 100 })).panels.map((panel) => `lab-panel://${panel.id}`);
-      const expected = [...logs, ...panels, ...chats.reverse().map((chat) => `chat://${chat.chatId}`)];
+      const record = ["health-record://summary", "health-record://fhir"];
+      const expected = [...record, ...logs, ...panels, ...chats.reverse().map((chat) => `chat://${chat.chatId}`)];
 
       const client = await connect(pager.apiKey);
-      expect(expected).toHaveLength(58);
+      expect(expected).toHaveLength(60);
       if (era === "2026-07-28") {
         // The v2 client follows the cursors itself and hands back every page at once.
         expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(expected);

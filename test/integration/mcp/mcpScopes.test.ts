@@ -181,9 +181,9 @@ describe("resources", () => {
       const { result } = await mcpRpc(caller(scopes), "resources/list");
       return new Set((result.resources as { uri: string }[]).map((r) => r.uri.split("://")[0]));
     };
-    expect(await schemes()).toEqual(new Set(["health-log", "lab-panel", "chat"]));
+    expect(await schemes()).toEqual(new Set(["health-record", "health-log", "lab-panel", "chat"]));
     expect(await schemes(["chat"])).toEqual(new Set(["chat"]));
-    expect(await schemes(["health:read"])).toEqual(new Set(["health-log", "lab-panel"]));
+    expect(await schemes(["health:read"])).toEqual(new Set(["health-record", "health-log", "lab-panel"]));
     expect(await schemes(["papers:read", "health:write", "account:read"])).toEqual(new Set());
   });
 
@@ -200,6 +200,7 @@ describe("resources", () => {
       "health-log://{id}": "health:read",
       "lab-panel://{id}": "health:read",
       "chat://{id}": "chat",
+      "health-record://imports/{importId}": "health:read",
     });
   });
 });
