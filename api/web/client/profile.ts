@@ -1,7 +1,9 @@
 import { ApiError, api, describeError, type Session } from "./api";
 import { busy, byId, formatTime, say } from "./dom";
+import type { RecordSections } from "./recordSections";
+import { initRecords, showSections } from "./records";
 
-interface Profile {
+interface Profile extends Partial<RecordSections> {
   consentGiven: boolean;
   conditions: string[];
   medications: string[];
@@ -45,9 +47,22 @@ function show(profile: Profile): void {
   byId("consent-state").textContent = profile.consentGiven
     ? `Consent given ${formatTime(profile.consentedAt)}; last saved ${formatTime(profile.updatedAt)}.`
     : "No consent given yet.";
+  showSections(profile);
+}
+
+/** A record import's failure: on this page, consent is the box above. */
+function recordError(session: Session) {
+  return (error: unknown, status: HTMLElement, prefix: string) => {
+    if (error instanceof ApiError && error.code === "CONSENT_REQUIRED") {
+      say(status, `${prefix}tick the consent box above and save the profile first.`, "error");
+      return;
+    }
+    showApiError(session, error, status, prefix);
+  };
 }
 
 export async function initProfile(session: Session): Promise<void> {
+  const records = initRecords(recordError(session));
   const form = byId<HTMLFormElement>("profile-form");
   const status = byId("profile-status");
   form.addEventListener("submit", (event) => {
@@ -69,6 +84,7 @@ export async function initProfile(session: Session): Promise<void> {
         });
         show(saved);
         say(status, "Profile saved.", "success");
+        await records.refresh();
       } catch (error) {
         if (!showPlanNotice(error, session)) say(status, describeError(error), "error");
       }
@@ -76,19 +92,24 @@ export async function initProfile(session: Session): Promise<void> {
   });
   const remove = byId<HTMLButtonElement>("delete-profile");
   remove.addEventListener("click", () => {
-    if (!confirm("Delete your profile and every health log? This cannot be undone.")) return;
+    if (!confirm("Delete your profile, every health log, your lab panels and imported records? This cannot be undone."))
+      return;
     void busy(remove, async () => {
       try {
-        const result = await api<{ trackersDeleted: number }>("/api/health/profile?confirm=delete", {
-          method: "DELETE",
-        });
-        say(byId("delete-status"), `Deleted; ${result.trackersDeleted} log(s) removed. Consent withdrawn.`, "success");
+        const result = await api<{ trackersDeleted: number; recordImportsDeleted: number }>(
+          "/api/health/profile?confirm=delete",
+          { method: "DELETE" },
+        );
+        const removed = `${result.trackersDeleted} log(s) and ${result.recordImportsDeleted} imported record(s) removed`;
+        say(byId("delete-status"), `Deleted; ${removed}. Consent withdrawn.`, "success");
         show({ consentGiven: false, conditions: [], medications: [], consentedAt: null, updatedAt: null });
+        await records.refresh();
       } catch (error) {
         say(byId("delete-status"), describeError(error), "error");
       }
     });
   });
+  const listed = records.list();
   try {
     show(await api<Profile>("/api/health/profile"));
     // Editable once the saved profile is shown, so a late answer cannot overwrite what was typed.
@@ -96,4 +117,5 @@ export async function initProfile(session: Session): Promise<void> {
   } catch (error) {
     if (!showPlanNotice(error, session)) say(status, describeError(error), "error");
   }
+  await listed;
 }
