@@ -1,21 +1,25 @@
+import { allergyChecks } from "./allergyChecks";
 import { describeImage, quoteFile } from "./attachments";
 import { failureSentence } from "./failures";
 import type { Question } from "./intent";
 import { obj } from "./json";
 import { historyAnswer, panelsAnswer } from "./labAnswers";
+import { medicationRef } from "./labels";
 import { quoteLabTable } from "./labTable";
 import { actNow, closingNotes, leadingNotes, nothingToQuote } from "./limits";
 import { progressAnswer, recordAnswer } from "./logAnswers";
 import { medicationAnswer } from "./medicationAnswers";
 import type { Done } from "./plan";
 import type { Turn } from "./prompt";
+import { recordsAnswer } from "./recordAnswers";
 import * as render from "./render";
 import type { MedicationNames } from "./vocabulary";
 
 /**
  * The offline model's one answer: what it is, then each result quoted in a fixed order
- * (attachments, profile, logs, lab results, symptom options, medications, conditions, papers), with sources
- * and a safety note; with nothing to quote, what it cannot answer and what it can (limits.ts).
+ * (attachments, profile or what its imported records hold, logs, lab results, symptom options,
+ * allergy checks, medications, conditions, papers), with sources and a safety note; with nothing to
+ * quote, what it cannot answer and what it can (limits.ts).
  */
 const WHAT_I_AM =
   "I am the offline reference assistant: no language model is configured on this server, so I do not write or reason freely.";
@@ -43,13 +47,40 @@ function logSection(q: Question, done: readonly Done[]): string[] {
   return [render.logList(obj(logs.output))];
 }
 
-function toolSections(q: Question, done: readonly Done[], sources: render.Sources): string[] {
+/**
+ * The profile as asked: what its imported records hold ("what am I allergic to?"), or the profile
+ * itself ("my medications"). Read only to check a medication against allergies, it is not quoted.
+ */
+function profileSection(q: Question, output: ReturnType<typeof obj>, today: string): string[] {
+  const records = recordsAnswer(q, output, today);
+  const coveredByRecords = q.records?.topics.includes("conditions") === true;
+  const asked = (q.profile || q.myMedications) && !coveredByRecords;
+  return [...(asked ? [render.profile(output)] : []), ...records];
+}
+
+/**
+ * The medications looked up, checked against the allergies of the profile when it was read: each
+ * one the message names, and the profile's own ones that an allergy concerns.
+ */
+function allergySection(q: Question, done: readonly Done[]): string[] {
+  const profile = done.find((call) => call.toolName === "get_health_profile" && !call.isError);
+  if (!profile) return [];
+  const looked = done.filter((call) => call.toolName === "get_medication_reference" && !call.isError);
+  const refs = [...new Map(looked.map((call) => [String(call.input.name ?? ""), call])).entries()].map(([name, call]) =>
+    medicationRef(name, call.output),
+  );
+  return allergyChecks(refs, obj(profile.output), q.medications);
+}
+
+const todayOf = (turn: Turn) => turn.today ?? new Date().toISOString().slice(0, 10);
+
+function toolSections(q: Question, done: readonly Done[], sources: render.Sources, today: string): string[] {
   return done.flatMap((call) => {
     if (call.isError) return [failureSentence(call)];
     const output = obj(call.output);
     switch (call.toolName) {
       case "get_health_profile":
-        return [render.profile(output)];
+        return profileSection(q, output, today);
       case "list_symptom_options":
         return [render.symptomOptions(output, q)];
       case "get_condition_reference":
@@ -75,6 +106,7 @@ export function composeAnswer(q: Question, turn: Turn, cached: MedicationNames):
       q,
       done.filter((call) => call.toolName === name),
       sources,
+      todayOf(turn),
     );
   const body = [
     ...attachments.images.map(describeImage),
@@ -85,6 +117,7 @@ export function composeAnswer(q: Question, turn: Turn, cached: MedicationNames):
     ...of("list_lab_panels"),
     ...of("get_lab_history"),
     ...of("list_symptom_options"),
+    ...allergySection(q, done),
     ...medicationAnswer(q, done, cached, sources),
     ...of("get_condition_reference"),
     ...of("search_papers"),

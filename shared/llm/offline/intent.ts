@@ -1,10 +1,12 @@
 import { askedUnit, type LabIntent, labIntent } from "./labs";
+import { type RecordsAsk, recordsAsk } from "./records";
 import { researchRequest } from "./research";
 import type { AnalyteMention, ConditionMention, SymptomKind, SymptomMention } from "./vocabulary";
 
 /**
  * What a message asks, read by rules: which label section, whether it is about the caller's own
- * medications, logs, lab results or symptom choices, whether research is wanted, and what to record.
+ * medications, logs, lab results, imported records or symptom choices, whether research is wanted,
+ * and what to record.
  * Names (medications, conditions, symptoms, lab analytes) come from the vocabularies (vocabulary.ts).
  */
 export type LabelTopic = "side-effects" | "dose" | "pregnancy" | "warnings" | "interactions" | "overview";
@@ -34,6 +36,8 @@ export interface Question {
   profile: boolean;
   /** "my medications", "I take": the answer needs the profile's medications. */
   myMedications: boolean;
+  /** "what am I allergic to?", "when was my last tetanus shot?": what imported records hold (records.ts). */
+  records?: RecordsAsk;
   topic: LabelTopic;
   logs?: LogIntent;
   symptomOptions: boolean;
@@ -119,6 +123,10 @@ export function analyze(text: string, found: Found): Question {
     labUnit: labs === "history" ? askedUnit(text) : undefined,
     profile: PROFILE.test(lower),
     myMedications: MY_MEDICATIONS.test(lower),
+    records: recordsAsk(
+      text,
+      found.medications.map((name) => found.brands[name] ?? name),
+    ),
     topic: labelTopic(lower),
     logs: labsOnly(logs !== undefined, LOG_WORDS) ? logs : undefined,
     symptomOptions: SYMPTOM_OPTIONS.test(lower),

@@ -14,7 +14,7 @@ export type Level = TriageLevel;
 export const CANNOT_ANSWER =
   "I cannot answer that from the service's data: your message names no medication, condition, lab test or record of yours that I can look up, and I do not answer general health questions from memory.";
 export const CAN_DO =
-  'What I can do: look up a medication\'s FDA label ("what is the usual dose of aspirin?"), a condition\'s entry in MONDO ("what is asthma?"), read your health logs or lab history ("is my HbA1c going down?"), and search research papers when you ask for them ("papers on sleep and memory").';
+  'What I can do: look up a medication\'s FDA label ("what is the usual dose of aspirin?"), a condition\'s entry in MONDO ("what is asthma?"), read your health logs or lab history ("is my HbA1c going down?"), say what your imported health records list ("what am I allergic to?", "when was my last tetanus shot?"), and search research papers when you ask for them ("papers on sleep and memory").';
 const NO_TOPIC =
   'Tell me the topic to search the papers for, for example "papers on sleep and memory"; I search only the topic you name.';
 const ADVICE_ABOVE = "The safety check's advice above is the service's answer to what you described; follow it.";

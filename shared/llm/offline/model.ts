@@ -106,7 +106,12 @@ async function respond(options: LanguageModelV4CallOptions, lookup: NameLookup) 
   const available = new Set((options.tools ?? []).flatMap((tool) => (tool.type === "function" ? [tool.name] : [])));
   const calls =
     turn.done.length === 0
-      ? firstCalls(q, available, turn.attachments.images.length + turn.attachments.files.length > 0)
+      ? firstCalls(
+          q,
+          available,
+          turn.attachments.images.length + turn.attachments.files.length > 0,
+          turn.allergiesOnFile,
+        )
       : turn.toolSteps < MAX_TOOL_STEPS
         ? followUpCalls(q, turn.done, available, cached)
         : [];

@@ -59,20 +59,41 @@ function labCalls(q: Question, add: Add): void {
   }
 }
 
-export function firstCalls(q: Question, available: ReadonlySet<string>, attached = false): ToolCall[] {
+/**
+ * Names that stand for something other than a medicine or condition to look up: a lab question's
+ * analyte ("iron", "vitamin D"), what an allergy question asks about ("allergic to penicillin"), a
+ * vaccine question's disease ("my flu shot").
+ */
+function notLookedUp(q: Question): Set<string> {
+  const names = q.labs === "history" ? q.analytes.map((a) => a.phrase) : [];
+  const substances = q.records?.substances ?? [];
+  const vaccines = q.records?.vaccines.map((mention) => mention.phrase) ?? [];
+  return new Set([...names, ...substances, ...vaccines]);
+}
+
+/**
+ * The first step's calls. `allergiesOnFile`: the instructions say the profile lists allergies, so a
+ * medication question reads the profile too, to check the drug against them.
+ */
+export function firstCalls(
+  q: Question,
+  available: ReadonlySet<string>,
+  attached = false,
+  allergiesOnFile = false,
+): ToolCall[] {
   const { calls, add } = collector(available);
-  // A lab question's analyte ("iron", "vitamin D") is not also looked up as a medicine or condition.
-  const lab = new Set(q.labs === "history" ? q.analytes.map((a) => a.phrase) : []);
+  const skip = notLookedUp(q);
+  const medications =
+    q.logs === "record" ? [] : q.medications.filter((name) => !skip.has(name) && !skip.has(q.brands[name] ?? ""));
   if (q.logs) add("list_health_logs", { limit: q.logs === "list" ? 5 : 20 });
-  if (q.profile || q.myMedications) add("get_health_profile", {});
+  if (q.profile || q.myMedications || q.records || (allergiesOnFile && medications.length > 0)) {
+    add("get_health_profile", {});
+  }
   if (q.symptomOptions) add("list_symptom_options", { kind: q.kind });
   labCalls(q, add);
-  if (q.logs !== "record") {
-    const medications = q.medications.filter((name) => !lab.has(name));
-    for (const name of medications.slice(0, MAX_MEDICATIONS)) add("get_medication_reference", { name });
-  }
+  for (const name of medications.slice(0, MAX_MEDICATIONS)) add("get_medication_reference", { name });
   if (!q.symptomOptions && !q.logs) {
-    const conditions = q.conditions.filter((condition) => !lab.has(condition.phrase));
+    const conditions = q.conditions.filter((condition) => !skip.has(condition.phrase));
     for (const condition of conditions.slice(0, MAX_CONDITIONS)) add("get_condition_reference", { q: condition.label });
   }
   const query = q.logs ? undefined : researchQuery(q);

@@ -19,6 +19,10 @@ export interface Turn {
   toolSteps: number;
   /** The level the service's triage gave the message, whose advice the reply already opens with. */
   triage?: Level;
+  /** The day the instructions say it is (YYYY-MM-DD), for "how long ago". */
+  today?: string;
+  /** The instructions' profile lists allergies from imported records: a medication question checks them. */
+  allergiesOnFile: boolean;
 }
 
 /** The level the instructions state (any model reads it there; shared/safety/levels.ts writes and reads it). */
@@ -28,6 +32,22 @@ function triageOf(prompt: LanguageModelV4Prompt): Level | undefined {
     if (level) return level;
   }
   return undefined;
+}
+
+const systemText = (prompt: LanguageModelV4Prompt) =>
+  prompt.flatMap((message) => (message.role === "system" ? [message.content] : [])).join("\n");
+
+/**
+ * What the instructions say that any model reads there (shared/chat/turn/prompt.ts writes them):
+ * "Today is 2026-03-14." and the profile's "allergies and intolerances (from imported records): …"
+ * (shared/healthRecords/profileText.ts). The allergies themselves are read from the profile tool.
+ */
+function instructed(prompt: LanguageModelV4Prompt): Pick<Turn, "today" | "allergiesOnFile"> {
+  const system = systemText(prompt);
+  return {
+    today: /\bToday is (\d{4}-\d{2}-\d{2})\b/.exec(system)?.[1],
+    allergiesOnFile: system.includes("allergies and intolerances (from imported records):"),
+  };
 }
 
 function fileBytes(part: LanguageModelV4FilePart): Uint8Array | undefined {
@@ -106,5 +126,6 @@ export function readTurn(prompt: LanguageModelV4Prompt): Turn {
     done: [...calls.values()],
     toolSteps,
     triage: triageOf(prompt),
+    ...instructed(prompt),
   };
 }

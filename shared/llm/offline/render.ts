@@ -1,5 +1,6 @@
 import type { Question } from "./intent";
 import { type Json, list, obj, str, strings } from "./json";
+import { allergiesOf, conditionsOf, immunizationsOf, medicationsOf } from "./recordItems";
 import { clip } from "./text";
 
 /** Plain renderings of the non-medication tools' outputs, each with the sources it quotes. */
@@ -43,10 +44,24 @@ export function papers(output: Json, sources: Sources, asked?: string): string {
   return [heading, ...data.slice(0, 5).flatMap((p) => cite(p, sources))].join("\n");
 }
 
+/** What imported records add to the profile, in one sentence; nothing when they add nothing. */
+function imported(output: Json): string {
+  const allergies = allergiesOf(output).map(
+    (a) => `${a.name}${a.reactions.length ? ` (${a.reactions.join(", ")})` : ""}`,
+  );
+  const conditions = conditionsOf(output).map((c) => c.name);
+  const medications = medicationsOf(output).map((m) => m.name);
+  const doses = immunizationsOf(output).length;
+  if (allergies.length + conditions.length + medications.length + doses === 0) return "";
+  const named = (items: string[]) => items.join("; ") || "none";
+  return `From your imported records — allergies: ${named(allergies)}; active conditions: ${named(conditions)}; active medications: ${named(medications)}; immunizations: ${doses} doses on record (ask about a vaccine for its dates).`;
+}
+
 export function profile(output: Json): string {
   if (output.consentGiven !== true) return "You have no health profile with consent stored, so I cannot read one.";
   const items = (key: string) => strings(output[key]).join(", ") || "none";
-  return `Your stored profile — conditions: ${items("conditions")}; medications: ${items("medications")}.`;
+  const typed = `Your stored profile — conditions: ${items("conditions")}; medications: ${items("medications")}.`;
+  return [typed, imported(output)].filter(Boolean).join("\n");
 }
 
 export function logList(output: Json): string {

@@ -7,35 +7,41 @@ import { databaseUrl } from "../../../shared/core/env";
 import { createSql } from "../../../shared/db/sql";
 import { startWorkers, type Workers } from "../../../workers/runner";
 import bank from "../../fixtures/questions/everyday.json";
+import heldOut from "../../fixtures/questions/held-out.json";
 import { makePng } from "../../helpers/files";
 import { addEntry, createTracker, healthAccount } from "../../helpers/health";
 import { call, json, type TestApp } from "../../helpers/http";
 import { ownIndexes } from "../../helpers/indexes";
 import { testDeps } from "../../helpers/infra";
 import { labelledReport } from "../../helpers/labReports";
+import {
+  type BankQuestion,
+  importSample,
+  isRecordAccount,
+  type RecordAccount,
+  replyFailures,
+  toolsRun,
+} from "../../helpers/questionBank";
 import { makePdf, uploadFile } from "../../helpers/uploads";
 import { startUpstreamFixtures, type UpstreamFixtures, withUpstream } from "../../helpers/upstream";
 
 /**
- * The everyday question bank (test/fixtures/questions) through POST /api/v1/health/chat with the
- * offline model: real workers, the demo MONDO slice and papers, the demo reference cache and the
- * RxNav/openFDA replay; the main account also has a migraine diary and three lab panels. Each
- * question must run its tools and its answer must say what it lists.
+ * The question banks (test/fixtures/questions) through POST /api/v1/health/chat with the offline
+ * model: real workers, the demo MONDO slice and papers, the demo reference cache and the
+ * RxNav/openFDA replay; the main account also has a migraine diary and three lab panels, and the
+ * record accounts a real sample record imported through the API. Each everyday question must run
+ * its tools and its answer must say what it lists; the held-out questions (written before the
+ * answers they test, never tuned on) are counted, and held at the count they first reached.
  */
-interface Question {
-  message: string;
-  tools: string[];
-  exact?: boolean;
-  calls?: Record<string, number>;
-  /** Some call of each tool had at least these arguments. */
-  inputs?: Record<string, Record<string, unknown>>;
-  answer: string[];
-  absent?: string[];
-  account?: "main" | "fresh" | "twoLogs";
-  attach?: "png" | "pdf" | "report";
-  issue?: "failed" | "passed";
-}
-const QUESTIONS = bank.questions as Question[];
+const QUESTIONS = bank.questions as BankQuestion[];
+const HELD_OUT = heldOut.questions as BankQuestion[];
+/**
+ * Held-out questions that pass, as first measured before any change made for them (never raise it by
+ * tuning). The first run (2026-11-29) passed 4 of 5; the flu question's "years ago" holds only while
+ * the time since its dose is a whole number of years ("8 years ago", not "8 years and 1 month
+ * ago"), so 3 is what holds on every date.
+ */
+const HELD_OUT_FLOOR = 3;
 
 const PROFILE = {
   consentGiven: true,
@@ -117,8 +123,24 @@ async function withLabs(apiKey: string): Promise<void> {
   }
 }
 
-async function keyFor(question: Question): Promise<string> {
+/** One account per record sample, made on first use: questions only read it. */
+const recordAccounts = new Map<RecordAccount, Promise<string>>();
+
+function recordAccount(kind: RecordAccount): Promise<string> {
+  let apiKey = recordAccounts.get(kind);
+  if (!apiKey) {
+    apiKey = account().then(async (key) => {
+      await importSample(app, key, kind);
+      return key;
+    });
+    recordAccounts.set(kind, apiKey);
+  }
+  return apiKey;
+}
+
+async function keyFor(question: BankQuestion): Promise<string> {
   if (!question.account || question.account === "main") return main;
+  if (isRecordAccount(question.account)) return recordAccount(question.account);
   const apiKey = await account();
   if (question.account === "twoLogs") await createTracker(app, apiKey, "Knee injury log", "custom");
   await createTracker(app, apiKey, "Flu, November", "acute");
@@ -139,7 +161,7 @@ async function attachment(apiKey: string, kind: "png" | "pdf" | "report"): Promi
   return upload.fileId;
 }
 
-async function ask(question: Question): Promise<ChatReply> {
+async function ask(question: BankQuestion): Promise<ChatReply> {
   const apiKey = await keyFor(question);
   const attachment_ids = question.attach ? [await attachment(apiKey, question.attach)] : undefined;
   const response = await call(app, "/api/v1/health/chat", {
@@ -150,12 +172,6 @@ async function ask(question: Question): Promise<ChatReply> {
   expect(response.status).toBe(200);
   return json<ChatReply>(response);
 }
-
-const toolsRun = (reply: ChatReply) =>
-  reply.message.parts.flatMap((part) => (part.type.startsWith("tool-") ? [part.type.slice(5)] : []));
-
-const inputsOf = (reply: ChatReply, tool: string) =>
-  reply.message.parts.flatMap((part) => (part.type === `tool-${tool}` && "input" in part ? [part.input] : []));
 
 beforeAll(async () => {
   upstream = startUpstreamFixtures();
@@ -187,24 +203,24 @@ describe("the everyday question bank", () => {
 
   for (const question of QUESTIONS) {
     test(question.message, async () => {
-      const reply = await ask(question);
-      const run = toolsRun(reply);
-      expect(reply.finish_reason).toBe("stop");
-      expect(reply.text).toContain("offline reference assistant");
-      for (const tool of question.tools) expect(run).toContain(tool);
-      if (question.exact) expect([...new Set(run)].sort()).toEqual([...new Set(question.tools)].sort());
-      for (const [tool, n] of Object.entries(question.calls ?? {})) {
-        expect(run.filter((name) => name === tool).length).toBeGreaterThanOrEqual(n);
-      }
-      for (const [tool, input] of Object.entries(question.inputs ?? {})) {
-        expect(inputsOf(reply, tool)).toContainEqual(expect.objectContaining(input));
-      }
-      const text = reply.text.toLowerCase();
-      for (const words of question.answer) expect(text).toContain(words.toLowerCase());
-      for (const words of question.absent ?? []) expect(text).not.toContain(words.toLowerCase());
-      expect(reply.message.parts.every((part) => !("state" in part) || part.state !== "output-error")).toBe(true);
+      expect(replyFailures(question, await ask(question))).toEqual([]);
     }, 30_000);
   }
+});
+
+describe("the held-out record questions", () => {
+  test(`at least ${HELD_OUT_FLOOR} of ${HELD_OUT.length} pass`, async () => {
+    const failed: string[] = [];
+    for (const question of HELD_OUT) {
+      const failures = replyFailures(question, await ask(question));
+      if (failures.length) failed.push(`${question.message}: ${failures.join("; ")}`);
+    }
+    const passed = HELD_OUT.length - failed.length;
+    console.log(
+      `held-out record questions: ${passed} of ${HELD_OUT.length} pass${failed.map((f) => `\n  ${f}`).join("")}`,
+    );
+    expect(passed).toBeGreaterThanOrEqual(HELD_OUT_FLOOR);
+  }, 120_000);
 });
 
 describe("when a reference cannot be reached", () => {
