@@ -35,6 +35,12 @@ export const ERROR_KINDS = {
   ROUTE_NOT_FOUND: { status: 404, expose: true, summary: "No endpoint has this method and path." },
   METHOD_NOT_ALLOWED: { status: 405, expose: true, summary: "The endpoint does not support this method." },
   CONFLICT: { status: 409, expose: true, summary: "The request conflicts with the resource's current state." },
+  RECORD_OTHER_PATIENT: {
+    status: 409,
+    expose: true,
+    summary:
+      "The health record names another patient than earlier imports (both named in the message and details); nothing was stored. Send `proceed: true` to import it anyway.",
+  },
   CONTEXT_TOO_LARGE: {
     status: 413,
     expose: true,

@@ -116,7 +116,7 @@ async function answerOf(ctx: ImportCtx, outcome: RecordImportOutcome): Promise<R
       throw new AppError("CONFLICT", outcome.reason);
     case "other-patient":
       throw new AppError(
-        "CONFLICT",
+        "RECORD_OTHER_PATIENT",
         `This record is about ${describePatient(outcome.record)}, but earlier imports are about ${outcome.earlier
           .map(describePatient)
           .join(" and ")}. Nothing was stored; import again with "proceed": true to keep it anyway.`,

@@ -1,3 +1,4 @@
+import { ALLERGIES_ON_FILE } from "../core/promptMarkers";
 import type { HealthProfile } from "./schemas";
 
 const list = (items: string[]) => items.join("; ") || "none listed";
@@ -17,7 +18,7 @@ export function profileText(profile: HealthProfile): string {
       ].filter(Boolean);
       return notes.length > 0 ? `${allergy.substance} (${notes.join("; ")})` : allergy.substance;
     });
-    parts.push(`allergies and intolerances (from imported records): ${list(allergies)}`);
+    parts.push(`${ALLERGIES_ON_FILE} ${list(allergies)}`);
   } else {
     parts.push("allergies: none recorded");
   }

@@ -23,6 +23,8 @@ const PANEL_COLUMNS = (sql: Db) => sql`
   p.id, ${iso(sql, "p.collected_at")} as "collectedAt", p.lab,
   case when p.source_file_id is null then null
     else jsonb_build_object('fileId', p.source_file_id, 'pages', to_jsonb(coalesce(p.source_pages, '{}')))
+      || case when p.record_import_id is null then '{}'::jsonb
+        else jsonb_build_object('recordImportId', p.record_import_id) end
   end as source,
   ${iso(sql, "p.created_at")} as "createdAt", p.results`;
 

@@ -89,14 +89,19 @@ export type LabResult = Static<typeof LabResultSchema>;
 
 export const LabSourceSchema = T.Object({
   fileId: T.String({ format: "uuid" }),
-  pages: T.Array(T.Integer({ minimum: 1 })),
+  pages: T.Array(T.Integer({ minimum: 1 }), { description: "The report's pages it was read from; none for a record." }),
+  recordImportId: T.Optional(
+    T.String({ format: "uuid", description: "Set when read from an imported health record: undoing that import removes the panel." }),
+  ),
 });
 
 export const LabPanelSchema = T.Object({
   id: T.String({ format: "uuid" }),
   collectedAt: Timestamp,
   lab: Nullable(T.String()),
-  source: T.Union([LabSourceSchema, T.Null()], { description: "The upload it was read from; null when entered." }),
+  source: T.Union([LabSourceSchema, T.Null()], {
+    description: "The upload it was read from (a PDF report or a health record); null when entered.",
+  }),
   createdAt: Timestamp,
   results: T.Array(LabResultSchema),
 });

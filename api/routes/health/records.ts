@@ -44,7 +44,7 @@ const ImportParams = t.Object({ importId: t.String({ description: "A record impo
 const DOCS = {
   import: [
     "Import a health record (FHIR R4 Bundle or C-CDA document)",
-    "Reads the upload on a worker (the `health.import-record` job) and keeps its conditions, medications, allergies, laboratory results (as lab panels, beside PDF-read ones, leaving out results already stored) and immunizations, each with its source; everything else is counted as skipped by resource type. 201 when that finishes within RECORD_IMPORT_WAIT_MS, else 202 (import again, or list imports). A file already imported (this upload, or one with the same bytes) answers its import with 200. 409: the upload is not ready, or the record names another patient than earlier imports (both names in the message; send `proceed: true` to keep it). 413: larger than RECORD_IMPORT_MAX_BYTES. 422 RECORD_NOT_READABLE: neither format, or a Bundle that fails FHIR R4 validation. Needs consent.",
+    "Reads the upload on a worker (the `health.import-record` job) and keeps its conditions, medications, allergies, laboratory results (as lab panels, beside PDF-read ones, leaving out results already stored) and immunizations, each with its source; everything else is counted as skipped by resource type. 201 when that finishes within RECORD_IMPORT_WAIT_MS, else 202 (import again, or list imports). A file already imported (this upload, or one with the same bytes) answers its import with 200. 409 CONFLICT: the upload is not ready. 409 RECORD_OTHER_PATIENT: the record names another patient than earlier imports (both names in the message and details; send `proceed: true` to keep it). 413: larger than RECORD_IMPORT_MAX_BYTES. 422 RECORD_NOT_READABLE: neither format, or a Bundle that fails FHIR R4 validation. Needs consent.",
   ],
   list: ["List health-record imports, newest first", "Without consent the list is empty."],
   get: ["Read one health-record import's summary", "Needs consent."],
@@ -92,6 +92,7 @@ export function recordRoutes(deps: Deps, mount: Mount = V1) {
           "NOT_FOUND",
           "CONSENT_REQUIRED",
           "CONFLICT",
+          "RECORD_OTHER_PATIENT",
           "PAYLOAD_TOO_LARGE",
           "RECORD_NOT_READABLE",
         ),

@@ -19,7 +19,7 @@ export interface LabPanel {
   id: string;
   collectedAt: string;
   lab: string | null;
-  source: { fileId: string; pages: number[] } | null;
+  source: { fileId: string; pages: number[]; recordImportId?: string } | null;
   createdAt: string;
   results: LabResult[];
 }

@@ -45,6 +45,7 @@ const panelTitle = (panel: LabPanel) => `${collectedDate(panel.collectedAt)} · 
 
 function sourceText(panel: LabPanel): string {
   if (!panel.source) return "Entered by hand";
+  if (panel.source.recordImportId) return "Imported from a health record";
   const pages = panel.source.pages;
   if (pages.length === 0) return "Imported from a report";
   const first = Math.min(...pages);

@@ -35,9 +35,9 @@ function asRecordFile(file: File): File | null {
   return new File([file], file.name, { type: extension === "json" ? "application/json" : "application/xml" });
 }
 
-/** The 409 that names another patient: the API marks it by pointing its details at `proceed`. */
+/** The 409 that names another patient than earlier imports. */
 const isOtherPatient = (error: unknown): error is ApiError =>
-  error instanceof ApiError && error.status === 409 && error.details.some((detail) => detail.path === "/proceed");
+  error instanceof ApiError && error.code === "RECORD_OTHER_PATIENT";
 
 export class RecordImporter {
   private readonly status = byId("record-status");

@@ -1,4 +1,5 @@
 import type { LanguageModelV4FilePart, LanguageModelV4Prompt } from "@ai-sdk/provider";
+import { ALLERGIES_ON_FILE } from "../../core/promptMarkers";
 import { ratedLevelIn } from "../../core/triageLevels";
 import { type Attachments, imageSize, parseAttachedText } from "./attachments";
 import { obj } from "./json";
@@ -46,7 +47,7 @@ function instructed(prompt: LanguageModelV4Prompt): Pick<Turn, "today" | "allerg
   const system = systemText(prompt);
   return {
     today: /\bToday is (\d{4}-\d{2}-\d{2})\b/.exec(system)?.[1],
-    allergiesOnFile: system.includes("allergies and intolerances (from imported records):"),
+    allergiesOnFile: system.includes(ALLERGIES_ON_FILE),
   };
 }
 

@@ -183,7 +183,10 @@ describe("refusals", () => {
     const luna = await uploadRecord(owner, readSample(SYNTHEA_BUNDLES.luna));
     const refused = await importFile(owner, luna);
     expect(refused.status).toBe(409);
-    const message = (await errorOf(refused)).message;
+    const error = await errorOf(refused);
+    expect(error.code).toBe("RECORD_OTHER_PATIENT");
+    expect(error.details).toHaveLength(2);
+    const message = error.message;
     expect(message).toContain("Luna60");
     expect(message).toContain("Johnnie679");
     expect((await json<RecordImportList>(await call(app, IMPORTS, { key: owner.apiKey }))).imports).toHaveLength(1);
