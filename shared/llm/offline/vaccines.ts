@@ -3,17 +3,17 @@ import { phrases } from "./text";
 import { longestFirst } from "./vocabulary";
 
 /**
- * Vaccines by what they protect against: CDC's CDSI map from CVX codes to antigens
+ * Vaccines by what they protect against: a curated map from common CVX codes to antigens
  * (shared/data/vaccines), so "tetanus" finds Td, Tdap, DTaP and "Tetanus and diphtheria toxoids",
  * and "flu" finds every influenza CVX code. Names come from the antigens, the everyday names of
- * their diseases, and the abbreviations CDC's short descriptions begin with ("Td (adult)", "IPV").
+ * their diseases, and the abbreviations the short descriptions begin with ("Td (adult)", "IPV").
  */
 export interface VaccineMention {
   /** The words of the text that named it, folded ("tetanus", "tdap", "flu"). */
   phrase: string;
-  /** Its name as CDC writes it: the antigen ("Tetanus", "Influenza") or the abbreviation ("Tdap"). */
+  /** Its name: the antigen ("Tetanus", "Influenza") or the abbreviation ("Tdap"). */
   name: string;
-  /** CDSI antigens ("Tetanus", "Influenza"). */
+  /** Antigens ("Tetanus", "Influenza"). */
   antigens: string[];
   /** A vaccine product's abbreviation ("Tdap", "MMR"), not a disease. */
   product: boolean;
