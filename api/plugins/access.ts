@@ -36,6 +36,8 @@ export interface AccessPolicy {
 
 export const ACCESS_POLICIES: AccessPolicy[] = [
   { prefix: "/api/v1/shared/", methods: ["GET"], anonymous: true, only: true },
+  // A health share link's page and FHIR download: the token is the capability (shared/sharing/open.ts).
+  { prefix: "/share/", methods: ["GET"], anonymous: true, only: true },
   // The signed upload URL carries its own authorization (an HMAC signature), not an API key.
   {
     prefix: "/api/v1/uploads/",

@@ -116,6 +116,11 @@ export const EnvSchema = T.Object({
   /** OAuth dynamic client registrations per client address per hour. */
   OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR: T.Integer({ minimum: 1, maximum: 100_000, default: 20 }),
   /**
+   * Requests to the public share-link paths (`/share/…`, valid links or not) per client address
+   * per minute: a link's page reads the whole record, so an address cannot make it do so in a loop.
+   */
+  SHARE_LINK_REQUESTS_PER_ADDRESS_PER_MINUTE: T.Integer({ minimum: 1, maximum: 100_000, default: 60 }),
+  /**
    * The authorization server's outbound requests (client ID metadata documents, a client's
    * jwks_uri; shared/core/outboundFetch.ts): one request's time limit, body included.
    */

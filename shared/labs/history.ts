@@ -21,7 +21,11 @@ function rounded(value: number): number {
 }
 
 /** A result's value in `target` when it is already there or a conversion is known; else as stored. */
-function inUnit(row: AnalyteRow, analyte: Analyte | undefined, target: string | null) {
+export function inUnit(
+  row: Pick<AnalyteRow, "result">,
+  analyte: Analyte | undefined,
+  target: string | null,
+): { value: number | null; unit: string | null } {
   const { value, unit } = row.result;
   if (value === null || unit === null || target === null) return { value, unit };
   if (sameUnit(unit, target)) return { value, unit: target };

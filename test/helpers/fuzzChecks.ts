@@ -16,11 +16,24 @@ const DETAIL_PARTS = new Set(["body", "query", "params", "headers", "cookie"]);
  */
 export async function checkResponse(response: Response, sent: FuzzRequest): Promise<string> {
   const text = await response.text();
-  const bodyProblem = sent.target.startsWith("/oauth/") ? oauthErrorProblem : errorBodyProblem;
+  const bodyProblem = sent.target.startsWith("/oauth/")
+    ? oauthErrorProblem
+    : SHARE_PAGE.test(sent.target)
+      ? sharePageProblem
+      : errorBodyProblem;
   const problem =
     response.status >= 500 ? "server error" : response.status >= 400 ? bodyProblem(response, text) : undefined;
   if (problem) throw new Error(`${problem}: ${response.status} ${text.slice(0, 300)}\n  for ${describeRequest(sent)}`);
   return text;
+}
+
+/** A share link's page (not its `/fhir`): it answers a link that does not work, or a 429, with a page. */
+const SHARE_PAGE = /^\/share\/[^/?]*(\?|$)/;
+
+function sharePageProblem(response: Response, text: string): string | undefined {
+  if (!(response.headers.get("content-type") ?? "").startsWith("text/html")) return errorBodyProblem(response, text);
+  if (text.length > MAX_ERROR_BYTES) return `error page of ${text.length} characters`;
+  return text.includes("<h1>") ? undefined : "an error page without a heading";
 }
 
 /** Error bodies quote the request only in short: never more than this, whatever was sent. */

@@ -38,10 +38,14 @@ export const testLog: Logger = createLogger("debug", {}, (line) => {
 });
 
 /**
- * The suite signs up hundreds of accounts and registers hundreds of OAuth clients from one address;
- * the tests of those per-address limits set their own.
+ * The suite signs up hundreds of accounts, registers hundreds of OAuth clients and opens share links
+ * from one address; the tests of those per-address limits set their own.
  */
-const BURST_LIMITS = { SIGNUPS_PER_ADDRESS_PER_HOUR: "100000", OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR: "100000" };
+const BURST_LIMITS = {
+  SIGNUPS_PER_ADDRESS_PER_HOUR: "100000",
+  OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR: "100000",
+  SHARE_LINK_REQUESTS_PER_ADDRESS_PER_MINUTE: "100000",
+};
 
 async function build(): Promise<TestWorld> {
   const dataDir = await mkdtemp(join(tmpdir(), "phs-test-"));

@@ -44,6 +44,8 @@ const LAYERS = [
     "shared/safety",
     "shared/healthRecords",
   ],
+  // Share links read the whole record across domains (profile, imported records, labs, logs).
+  ["shared/sharing"],
   ["shared/tools"],
   ["shared/chat"],
   ["shared/toolCatalog.ts"],

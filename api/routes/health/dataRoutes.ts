@@ -8,10 +8,11 @@ import { healthLogReportRoutes } from "./logReports";
 import { healthLogRoutes } from "./logs";
 import { profileRoutes } from "./profile";
 import { recordRoutes } from "./records";
+import { shareLinkRoutes } from "./shareLinks";
 import { symptomRoutes } from "./symptoms";
 
 /**
- * The health data routes (symptom options, profile, logs, labs, records), one plugin so the API and
+ * The health data routes (symptom options, profile, logs, labs, records, share links), one plugin so the API and
  * the website mount the same set; also keeps the app's chain within the depth TypeScript follows.
  */
 export function healthDataRoutes(deps: Deps, mount: Mount = V1) {
@@ -23,5 +24,6 @@ export function healthDataRoutes(deps: Deps, mount: Mount = V1) {
     .use(labRoutes(deps, mount))
     .use(labImportRoutes(deps, mount))
     .use(recordRoutes(deps, mount))
+    .use(shareLinkRoutes(deps, mount))
     .use(labExportRoutes(deps, mount));
 }

@@ -1,6 +1,7 @@
 import { api, describeError } from "./api";
 import { showConnections } from "./connections";
 import { busy, byId, copyFrom, formatTime, h, say } from "./dom";
+import { initShareLinks } from "./shareLinks";
 
 interface Usage {
   plan: string;
@@ -119,5 +120,5 @@ export async function initDashboard(): Promise<void> {
       copyFrom(byId<HTMLInputElement>(button.dataset.copy as string), byId("copy-status")),
     );
   }
-  await Promise.all([showUsage(), showKeys(), showConnections(), loadMcpConfig()]);
+  await Promise.all([showUsage(), showKeys(), showConnections(), initShareLinks(), loadMcpConfig()]);
 }

@@ -42,6 +42,8 @@ interface OwnedIds {
   pendingFileId: string;
   labPanelId: string;
   labCursor: string;
+  /** A health-record share link of A's. */
+  shareLinkId: string;
   /** An OAuth grant of A's (a connected application on the dashboard). */
   grantId: string;
 }
@@ -124,6 +126,8 @@ async function createOneOfEverything(owner: TestAccount): Promise<OwnedIds> {
     await presign(app, key, { filename: "later.txt", contentType: "text/plain", size: 5 }),
   );
   const labs = await createLabPanels(key);
+  const shareLink = await call(app, "/api/v1/health/share-links", { method: "POST", key, body: { label: MARKER } });
+  expect(shareLink.status).toBe(201);
   const grantId = await connectApplication(owner.accountId);
   return {
     trackerId: tracker.id,
@@ -137,6 +141,7 @@ async function createOneOfEverything(owner: TestAccount): Promise<OwnedIds> {
     fileId: file.fileId,
     pendingFileId: pending.fileId,
     ...labs,
+    shareLinkId: (await json<{ id: string }>(shareLink)).id,
     grantId,
   };
 }
@@ -241,6 +246,12 @@ const REST_PROBES: RestProbe[] = [
     op: "POST /api/v1/health/labs/import",
     covers: ["file_id"],
     request: (i) => ({ path: "/api/v1/health/labs/import", body: { file_id: i.fileId } }),
+    expect: "notFound",
+  },
+  {
+    op: "DELETE /api/v1/health/share-links/{id}",
+    covers: ["id"],
+    request: (i) => ({ path: `/api/v1/health/share-links/${i.shareLinkId}` }),
     expect: "notFound",
   },
   {
@@ -369,6 +380,9 @@ const REST_NOT_OWNED: Record<string, string> = {
     "the consent decision: bound to the starting browser's cookie and the session's CSRF token",
   "GET /api/v1/shared/{token}":
     "the share token is a capability readable without a key by design; revocation and the absence of profile data are tested below",
+  "GET /share/{token}":
+    "a health share link's token is a capability readable without sign-in by design; revocation, expiry and the absence of account identifiers are tested in test/integration/sharing/shareLinks.test.ts",
+  "GET /share/{token}/fhir": "the same capability as the page, as a FHIR download",
 };
 
 interface McpProbe {
@@ -486,6 +500,7 @@ function expectNothingOfA(text: string, sent: string) {
     ids.fileId,
     ids.pendingFileId,
     ids.labPanelId,
+    ids.shareLinkId,
   ];
   for (const id of owned) {
     if (!sent.includes(id)) expect(text).not.toContain(id);
