@@ -91,7 +91,10 @@ export const LabSourceSchema = T.Object({
   fileId: T.String({ format: "uuid" }),
   pages: T.Array(T.Integer({ minimum: 1 }), { description: "The report's pages it was read from; none for a record." }),
   recordImportId: T.Optional(
-    T.String({ format: "uuid", description: "Set when read from an imported health record: undoing that import removes the panel." }),
+    T.String({
+      format: "uuid",
+      description: "Set when read from an imported health record: undoing that import removes the panel.",
+    }),
   ),
 });
 

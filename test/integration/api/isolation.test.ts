@@ -44,6 +44,9 @@ interface OwnedIds {
   labCursor: string;
   /** A health-record share link of A's. */
   shareLinkId: string;
+  /** A ready upload of A's holding a FHIR Bundle, and the import made from it. */
+  recordFileId: string;
+  recordImportId: string;
   /** An OAuth grant of A's (a connected application on the dashboard). */
   grantId: string;
 }
@@ -126,6 +129,7 @@ async function createOneOfEverything(owner: TestAccount): Promise<OwnedIds> {
     await presign(app, key, { filename: "later.txt", contentType: "text/plain", size: 5 }),
   );
   const labs = await createLabPanels(key);
+  const record = await importRecord(key);
   const shareLink = await call(app, "/api/v1/health/share-links", { method: "POST", key, body: { label: MARKER } });
   expect(shareLink.status).toBe(201);
   const grantId = await connectApplication(owner.accountId);
@@ -142,8 +146,44 @@ async function createOneOfEverything(owner: TestAccount): Promise<OwnedIds> {
     pendingFileId: pending.fileId,
     ...labs,
     shareLinkId: (await json<{ id: string }>(shareLink)).id,
+    ...record,
     grantId,
   };
+}
+
+/** A FHIR Bundle of A's (a patient named after the marker, one condition), uploaded and imported. */
+async function importRecord(key: string): Promise<{ recordFileId: string; recordImportId: string }> {
+  const bundle = {
+    resourceType: "Bundle",
+    type: "collection",
+    entry: [
+      {
+        fullUrl: "urn:uuid:6f1c1a2e-0000-4000-8000-000000000001",
+        resource: { resourceType: "Patient", name: [{ text: `${MARKER} patient` }] },
+      },
+      {
+        fullUrl: "urn:uuid:6f1c1a2e-0000-4000-8000-000000000002",
+        resource: {
+          resourceType: "Condition",
+          code: { text: `${MARKER} migraine` },
+          subject: { reference: "urn:uuid:6f1c1a2e-0000-4000-8000-000000000001" },
+        },
+      },
+    ],
+  };
+  const file = await uploadFile(app, key, {
+    bytes: new TextEncoder().encode(JSON.stringify(bundle)),
+    contentType: "application/fhir+json",
+    filename: "record.json",
+  });
+  expect(file.status).toBe("ready");
+  const imported = await call(app, "/api/v1/health/records/import", {
+    method: "POST",
+    key,
+    body: { file_id: file.fileId },
+  });
+  expect(imported.status).toBe(201);
+  return { recordFileId: file.fileId, recordImportId: (await json<{ id: string }>(imported)).id };
 }
 
 /** A grant of A's, made with the authorization server's own models. */
@@ -248,6 +288,19 @@ const REST_PROBES: RestProbe[] = [
     request: (i) => ({ path: "/api/v1/health/labs/import", body: { file_id: i.fileId } }),
     expect: "notFound",
   },
+  // A's record upload: ownership is checked before anything is read, so B learns nothing of it.
+  {
+    op: "POST /api/v1/health/records/import",
+    covers: ["file_id"],
+    request: (i) => ({ path: "/api/v1/health/records/import", body: { file_id: i.recordFileId } }),
+    expect: "notFound",
+  },
+  ...["GET", "DELETE"].map((method) => ({
+    op: `${method} /api/v1/health/records/imports/{importId}`,
+    covers: ["importId"],
+    request: (i: OwnedIds) => ({ path: `/api/v1/health/records/imports/${i.recordImportId}` }),
+    expect: "notFound" as const,
+  })),
   {
     op: "DELETE /api/v1/health/share-links/{id}",
     covers: ["id"],
@@ -576,6 +629,7 @@ describe("account B with account A's ids", () => {
       `/api/v1/uploads/${ids.fileId}`,
       `/api/v1/uploads/${ids.pendingFileId}`,
       `/api/v1/health/labs/${ids.labPanelId}`,
+      `/api/v1/health/records/imports/${ids.recordImportId}`,
     ]) {
       expect((await call(app, path, { key })).status).toBe(200);
     }
