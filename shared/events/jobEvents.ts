@@ -47,3 +47,26 @@ export function createJobEvents(target: RedisTarget, prefix: string): JobEvents 
     },
   };
 }
+
+/**
+ * A job's result if it ends within `waitMs`, else null (the job goes on; 0 never waits). A job that
+ * failed for good rejects. BullMQ's own timeout rejects like a failure, so it is set a little longer
+ * than ours, which tells the two apart.
+ */
+export async function resultWithin<T>(
+  events: JobEvents,
+  queue: QueueName,
+  job: Job,
+  waitMs: number,
+): Promise<T | null> {
+  if (waitMs === 0) return null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), waitMs);
+  });
+  try {
+    return await Promise.race([events.waitFor<T>(queue, job, waitMs + 1000), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

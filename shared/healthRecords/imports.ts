@@ -1,8 +1,8 @@
-import type { Job } from "bullmq";
 import type { Ctx, SystemCtx } from "../context/ctx";
 import { AppError } from "../core/errors";
 import { isUuid } from "../core/formats";
 import { fromPostgres as db, unavailable } from "../core/unavailable";
+import { resultWithin } from "../events/jobEvents";
 import { hasConsent, holdConsent, requireConsentToRead } from "../health/consent";
 import { JOBS } from "../jobs/catalog";
 import { enqueue } from "../jobs/queue";
@@ -78,26 +78,14 @@ export async function importHealthRecord(
     { fileId, proceed },
     { deduplicationId: `record-import-${fileId}-${proceed ? "proceed" : "ask"}` },
   ).catch(unavailable("Redis"));
-  const outcome = await waitBriefly(ctx, job);
+  const outcome = await resultWithin<RecordImportOutcome>(
+    ctx.jobEvents,
+    JOBS["health.import-record"].queue,
+    job,
+    ctx.env.RECORD_IMPORT_WAIT_MS,
+  );
   if (!outcome) return { status: "processing" };
   return answerOf(ctx, outcome);
-}
-
-async function waitBriefly(ctx: ImportCtx, job: Job): Promise<RecordImportOutcome | null> {
-  const waitMs = ctx.env.RECORD_IMPORT_WAIT_MS;
-  if (waitMs === 0) return null;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), waitMs);
-  });
-  // BullMQ's own timeout rejects like a failure; ours, a little shorter, tells the two apart.
-  const queue = JOBS["health.import-record"].queue;
-  const finished = ctx.jobEvents.waitFor<RecordImportOutcome>(queue, job, waitMs + 1000);
-  try {
-    return await Promise.race([finished, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function answerOf(ctx: ImportCtx, outcome: RecordImportOutcome): Promise<RecordImportAnswer> {

@@ -1,8 +1,8 @@
-import type { Job } from "bullmq";
 import type { Ctx, SystemCtx } from "../context/ctx";
 import { AppError } from "../core/errors";
 import { isUuid } from "../core/formats";
 import { fromPostgres as db, unavailable } from "../core/unavailable";
+import { resultWithin } from "../events/jobEvents";
 import { holdConsent } from "../health/consent";
 import { JOBS } from "../jobs/catalog";
 import { enqueue } from "../jobs/queue";
@@ -63,26 +63,14 @@ export async function importLabReport(ctx: ImportCtx, input: { fileId: string })
   const job = await enqueue(ctx.queues, "labs.import-report", payload, {
     deduplicationId: `lab-import-${fileId}`,
   }).catch(unavailable("Redis"));
-  const outcome = await waitBriefly(ctx, job);
+  const outcome = await resultWithin<ImportOutcome>(
+    ctx.jobEvents,
+    JOBS["labs.import-report"].queue,
+    job,
+    ctx.env.LAB_IMPORT_WAIT_MS,
+  );
   if (!outcome) return { status: "processing" };
   return answerOf(ctx, fileId, outcome);
-}
-
-/** The job's outcome if it ends within the wait, else null; a job that failed for good throws. */
-async function waitBriefly(ctx: ImportCtx, job: Job): Promise<ImportOutcome | null> {
-  const waitMs = ctx.env.LAB_IMPORT_WAIT_MS;
-  if (waitMs === 0) return null;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), waitMs);
-  });
-  // BullMQ's own timeout rejects like a failure; ours, a little shorter, tells the two apart.
-  const finished = ctx.jobEvents.waitFor<ImportOutcome>(JOBS["labs.import-report"].queue, job, waitMs + 1000);
-  try {
-    return await Promise.race([finished, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function answerOf(ctx: ImportCtx, fileId: string, outcome: ImportOutcome): Promise<ImportAnswer> {

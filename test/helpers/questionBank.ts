@@ -1,8 +1,8 @@
 import type { ChatReply } from "../../shared/conversations/schemas";
 import { readHealthRecord } from "../../shared/healthRecords/read";
 import { CCDA_DOCUMENTS, readSample, SYNTHEA_BUNDLES } from "./healthRecordSamples";
-import { call, type TestApp } from "./http";
-import { uploadFile } from "./uploads";
+import type { TestApp } from "./http";
+import { importRecord } from "./records";
 
 /**
  * The question banks of test/fixtures/questions (see its README): a question's shape, the real
@@ -39,18 +39,7 @@ export const isRecordAccount = (account: BankQuestion["account"]): account is Re
 /** Uploads the account's sample record and imports it (the uploads worker reads it). */
 export async function importSample(app: TestApp, apiKey: string, account: RecordAccount): Promise<void> {
   const sample = RECORD_SAMPLES[account];
-  const upload = await uploadFile(app, apiKey, {
-    bytes: new TextEncoder().encode(readSample(sample.path)),
-    contentType: sample.contentType,
-    filename: sample.filename,
-  });
-  if (upload.status !== "ready") throw new Error(`sample upload ${upload.status}`);
-  const response = await call(app, "/api/v1/health/records/import", {
-    method: "POST",
-    key: apiKey,
-    body: { file_id: upload.fileId },
-  });
-  if (response.status !== 201) throw new Error(`import answered ${response.status}: ${await response.text()}`);
+  await importRecord(app, apiKey, readSample(sample.path), sample);
 }
 
 const recordText = new Map<RecordAccount, string>();

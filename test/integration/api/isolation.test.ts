@@ -10,6 +10,7 @@ import { call, errorOf, json, mcpCall, modernMcpCall, type TestAccount, type Tes
 import { testDeps } from "../../helpers/infra";
 import { idProperties, type JsonSchema, pathsOf, requiredOps, snapshotOf } from "../../helpers/isolation";
 import { ERAS, type Era } from "../../helpers/mcpData";
+import { importRecord } from "../../helpers/records";
 import { type Presigned, presign, put, uploadFile } from "../../helpers/uploads";
 
 /**
@@ -129,7 +130,7 @@ async function createOneOfEverything(owner: TestAccount): Promise<OwnedIds> {
     await presign(app, key, { filename: "later.txt", contentType: "text/plain", size: 5 }),
   );
   const labs = await createLabPanels(key);
-  const record = await importRecord(key);
+  const record = await importOwnRecord(key);
   const shareLink = await call(app, "/api/v1/health/share-links", { method: "POST", key, body: { label: MARKER } });
   expect(shareLink.status).toBe(201);
   const grantId = await connectApplication(owner.accountId);
@@ -152,7 +153,7 @@ async function createOneOfEverything(owner: TestAccount): Promise<OwnedIds> {
 }
 
 /** A FHIR Bundle of A's (a patient named after the marker, one condition), uploaded and imported. */
-async function importRecord(key: string): Promise<{ recordFileId: string; recordImportId: string }> {
+async function importOwnRecord(key: string): Promise<{ recordFileId: string; recordImportId: string }> {
   const bundle = {
     resourceType: "Bundle",
     type: "collection",
@@ -171,19 +172,8 @@ async function importRecord(key: string): Promise<{ recordFileId: string; record
       },
     ],
   };
-  const file = await uploadFile(app, key, {
-    bytes: new TextEncoder().encode(JSON.stringify(bundle)),
-    contentType: "application/fhir+json",
-    filename: "record.json",
-  });
-  expect(file.status).toBe("ready");
-  const imported = await call(app, "/api/v1/health/records/import", {
-    method: "POST",
-    key,
-    body: { file_id: file.fileId },
-  });
-  expect(imported.status).toBe(201);
-  return { recordFileId: file.fileId, recordImportId: (await json<{ id: string }>(imported)).id };
+  const imported = await importRecord(app, key, JSON.stringify(bundle));
+  return { recordFileId: imported.fileId, recordImportId: imported.id };
 }
 
 /** A grant of A's, made with the authorization server's own models. */

@@ -10,9 +10,9 @@ import type { ImportedRecord, RecordImport } from "../../../shared/healthRecords
 import { startWorkers, type Workers } from "../../../workers/runner";
 import { healthAccount } from "../../helpers/health";
 import { CCDA_DOCUMENTS, readSample, SYNTHEA_BUNDLES } from "../../helpers/healthRecordSamples";
-import { call, errorOf, json, type TestAccount, type TestApp } from "../../helpers/http";
+import { call, errorOf, type TestAccount, type TestApp } from "../../helpers/http";
 import { testDeps } from "../../helpers/infra";
-import { uploadFile } from "../../helpers/uploads";
+import { importRecord } from "../../helpers/records";
 
 let deps: Deps;
 let app: TestApp;
@@ -31,20 +31,8 @@ afterAll(async () => {
   await workers?.close();
 });
 
-async function importSample(account: TestAccount, text: string, contentType: string): Promise<RecordImport> {
-  const info = await uploadFile(app, account.apiKey, {
-    bytes: new TextEncoder().encode(text),
-    contentType,
-    filename: "record",
-  });
-  const response = await call(app, "/api/v1/health/records/import", {
-    method: "POST",
-    key: account.apiKey,
-    body: { file_id: info.fileId, proceed: true },
-  });
-  if (response.status !== 201) throw new Error(`import answered ${response.status}: ${await response.text()}`);
-  return json<RecordImport>(response);
-}
+const importSample = (account: TestAccount, text: string, contentType: string): Promise<RecordImport> =>
+  importRecord(app, account.apiKey, text, { contentType, filename: "record", proceed: true });
 
 async function exported(account: TestAccount): Promise<{ bundle: Bundle; response: Response }> {
   const response = await call(app, "/api/v1/health/records/export", { key: account.apiKey });

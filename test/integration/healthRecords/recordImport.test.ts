@@ -9,7 +9,7 @@ import { healthAccount } from "../../helpers/health";
 import { CCDA_DOCUMENTS, readSample, SYNTHEA_BUNDLES } from "../../helpers/healthRecordSamples";
 import { call, errorOf, json, type TestAccount, type TestApp } from "../../helpers/http";
 import { testDeps } from "../../helpers/infra";
-import { uploadFile } from "../../helpers/uploads";
+import { uploadRecord as uploadRecordFile } from "../../helpers/records";
 
 let deps: Deps;
 let app: TestApp;
@@ -28,20 +28,8 @@ afterAll(async () => {
 const IMPORT = "/api/v1/health/records/import";
 const IMPORTS = "/api/v1/health/records/imports";
 
-async function uploadRecord(
-  account: TestAccount,
-  text: string,
-  contentType = "application/json",
-  filename = "record.json",
-): Promise<string> {
-  const info = await uploadFile(app, account.apiKey, {
-    bytes: new TextEncoder().encode(text),
-    contentType,
-    filename,
-  });
-  expect(info.status).toBe("ready");
-  return info.fileId;
-}
+const uploadRecord = (account: TestAccount, text: string, contentType = "application/json", filename = "record.json") =>
+  uploadRecordFile(app, account.apiKey, text, { contentType, filename });
 
 const importFile = (account: TestAccount, fileId: string, proceed?: boolean) =>
   call(app, IMPORT, {

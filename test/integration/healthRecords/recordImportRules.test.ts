@@ -10,6 +10,7 @@ import { healthAccount } from "../../helpers/health";
 import { readSample, SYNTHEA_BUNDLES } from "../../helpers/healthRecordSamples";
 import { call, createTestAccount, errorOf, json, type TestAccount, type TestApp } from "../../helpers/http";
 import { testDeps } from "../../helpers/infra";
+import { uploadRecord } from "../../helpers/records";
 import { makePdf, uploadFile } from "../../helpers/uploads";
 import { webCall, webUser } from "../../helpers/website";
 
@@ -32,15 +33,8 @@ const IMPORTS = "/api/v1/health/records/imports";
 const LUNA = readSample(SYNTHEA_BUNDLES.luna);
 const LUNA_RECORD = readHealthRecord(LUNA);
 
-async function upload(account: TestAccount, text: string, contentType = "application/json"): Promise<string> {
-  const info = await uploadFile(app, account.apiKey, {
-    bytes: new TextEncoder().encode(text),
-    contentType,
-    filename: "record.json",
-  });
-  expect(info.status).toBe("ready");
-  return info.fileId;
-}
+const upload = (account: TestAccount, text: string, contentType = "application/json") =>
+  uploadRecord(app, account.apiKey, text, { contentType });
 
 const importFile = (account: TestAccount, fileId: string, on: TestApp = app) =>
   call(on, IMPORT, { method: "POST", key: account.apiKey, body: { file_id: fileId } });

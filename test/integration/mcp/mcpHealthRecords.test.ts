@@ -16,7 +16,7 @@ import { CCDA_DOCUMENTS, readSample, SYNTHEA_BUNDLES } from "../../helpers/healt
 import { call, createTestAccount, json, type TestAccount, type TestApp } from "../../helpers/http";
 import { testDeps } from "../../helpers/infra";
 import { bearer, connectMcp, ERAS, type Era, mcpRpc, type RpcAnswer } from "../../helpers/mcpData";
-import { uploadFile } from "../../helpers/uploads";
+import { importRecord } from "../../helpers/records";
 
 /**
  * health-record:// resources over MCP, with records imported through the API as a person imports
@@ -58,26 +58,9 @@ async function connect(key: string): Promise<Client> {
   return client;
 }
 
-/** Upload, wait for processing, import: the steps test/integration/healthRecords takes. */
-async function importRecord(account: TestAccount, text: string, filename: string, contentType: string) {
-  const upload = await uploadFile(app, account.apiKey, {
-    bytes: new TextEncoder().encode(text),
-    contentType,
-    filename,
-  });
-  expect(upload.status).toBe("ready");
-  const response = await call(app, "/api/v1/health/records/import", {
-    method: "POST",
-    key: account.apiKey,
-    body: { file_id: upload.fileId },
-  });
-  if (response.status !== 201) throw new Error(`import answered ${response.status}: ${await response.text()}`);
-  return json<RecordImport>(response);
-}
-
 async function holder(text: string, filename: string, contentType: string): Promise<Holder> {
   const account = await healthAccount(deps, app);
-  const imported = await importRecord(account, text, filename, contentType);
+  const imported = await importRecord(app, account.apiKey, text, { filename, contentType });
   return { account, imported, client: undefined as unknown as Client };
 }
 

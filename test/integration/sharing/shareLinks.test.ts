@@ -13,7 +13,7 @@ import { addEntry, createTracker, healthAccount } from "../../helpers/health";
 import { readSample, SYNTHEA_BUNDLES } from "../../helpers/healthRecordSamples";
 import { call, errorOf, json, type TestAccount, type TestApp } from "../../helpers/http";
 import { logLines, testDeps } from "../../helpers/infra";
-import { uploadFile } from "../../helpers/uploads";
+import { importRecord } from "../../helpers/records";
 import { webCall, webUser } from "../../helpers/website";
 
 /**
@@ -63,20 +63,8 @@ function sampleWithScript(): string {
   return JSON.stringify(bundle);
 }
 
-async function importRecord(account: TestAccount): Promise<RecordImport> {
-  const info = await uploadFile(app, account.apiKey, {
-    bytes: new TextEncoder().encode(sampleWithScript()),
-    contentType: "application/fhir+json",
-    filename: "johnnie.json",
-  });
-  const response = await call(app, "/api/v1/health/records/import", {
-    method: "POST",
-    key: account.apiKey,
-    body: { file_id: info.fileId },
-  });
-  if (response.status !== 201) throw new Error(`import answered ${response.status}: ${await response.text()}`);
-  return json<RecordImport>(response);
-}
+const importJohnnie = (account: TestAccount): Promise<RecordImport> =>
+  importRecord(app, account.apiKey, sampleWithScript(), { filename: "johnnie.json" });
 
 async function fillRecord(account: TestAccount): Promise<void> {
   const profile = await call(app, "/api/v1/health/profile", {
@@ -85,7 +73,7 @@ async function fillRecord(account: TestAccount): Promise<void> {
     body: { consentGiven: true, conditions: [TYPED], medications: ["Salbutamol inhaler"] },
   });
   expect(profile.status).toBe(200);
-  await importRecord(account);
+  await importJohnnie(account);
   const log = await createTracker(app, account.apiKey, "Migraine diary", "custom");
   for (const entry of [
     { severity: 4, symptoms: ["Headache", "Nausea"] },
