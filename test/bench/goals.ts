@@ -32,13 +32,16 @@ export function goalMet(result: GoalResult): boolean {
  * the gate then still catches it getting much worse, without failing every run on a goal that is
  * known to be out of reach on these machines.
  */
-export function grossLimit(result: GoalResult, recorded?: number): number {
+export function grossLimit(result: GoalResult, recorded?: number, slower = 1): number {
   const known = recorded !== undefined && !goalMet({ ...result, value: recorded }) ? recorded : result.goal;
-  return result.kind === "max" ? 2 * known : known / 2;
+  // An absolute time on a machine `slower` times slower than the recorded one (calibrate.ts) takes
+  // that much longer; a ratio's two sides both slow down.
+  const scale = result.unit === "×" ? 1 : slower;
+  return result.kind === "max" ? 2 * known * scale : known / 2 / scale;
 }
 
-export function grossRegression(result: GoalResult, recorded?: number): boolean {
-  const limit = grossLimit(result, recorded);
+export function grossRegression(result: GoalResult, recorded?: number, slower = 1): boolean {
+  const limit = grossLimit(result, recorded, slower);
   return result.kind === "max" ? result.value > limit : result.value < limit;
 }
 
@@ -48,6 +51,8 @@ export const RECORDED_FILE = "test/bench/recorded.json";
 export interface Recorded {
   measuredAt: string;
   machine: string;
+  /** The machine's calibration workload, in ms (calibrate.ts); absent in records made before it existed. */
+  calibrationMs?: number;
   /** By `goalKey`. */
   values: Record<string, number>;
 }

@@ -12,13 +12,15 @@
  *   a shared machine are noisy, so a goal merely not met is reported, not failed. `.ci/run` runs
  *   this after the tests.
  * A full run records each goal's value in test/bench/recorded.json (committed with the docs written
- * from the same run); the quick run's gate reads it (goals.ts, `grossLimit`).
+ * from the same run), with the machine's calibration (calibrate.ts); the quick run's gate reads it
+ * (goals.ts, `grossLimit`) and scales the bounds of absolute times on a slower machine.
  * BENCH_ONLY=mcp,chat runs only those benches.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { startWorkers } from "../../workers/runner";
+import { calibrationMs, slowerBy } from "./calibrate";
 import {
   type GoalResult,
   goalKey,
@@ -48,6 +50,8 @@ const logs = mkdtempSync(join(tmpdir(), quick ? "bench-quick-" : "bench-"));
 const goals: GoalResult[] = [];
 const failures: string[] = [];
 const started = performance.now();
+// Before any bench loads the machine: how fast it runs the service's kind of work (calibrate.ts).
+const calibration = calibrationMs();
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(0);
 
 let world: BenchWorld | undefined;
@@ -95,21 +99,25 @@ const recorded: Recorded | undefined = existsSync(RECORDED_FILE)
   ? (JSON.parse(readFileSync(RECORDED_FILE, "utf8")) as Recorded)
   : undefined;
 const recordedValue = (goal: GoalResult) => recorded?.values[goalKey(goal)];
-const gross = quick ? goals.filter((goal) => grossRegression(goal, recordedValue(goal))) : [];
+const slower = slowerBy(calibration, recorded?.calibrationMs);
+const gross = quick ? goals.filter((goal) => grossRegression(goal, recordedValue(goal), slower)) : [];
 
 const shown = (value: number, unit: GoalResult["unit"]) =>
   unit === "×" ? `${value.toFixed(2)}×` : `${value.toFixed(unit === "ms" ? 2 : 1)} ${unit}`;
 console.log(
   `\n## ${quick ? "bench:quick" : "bench"}: every goal, ${new Date().toISOString()}, ${seconds(started)} s\n`,
 );
-console.log(`Machine: ${machine()}\n`);
+console.log(`Machine: ${machine()}`);
+console.log(
+  `Calibration: ${calibration.toFixed(1)} ms${recorded?.calibrationMs ? ` (recorded run: ${recorded.calibrationMs.toFixed(1)} ms)` : ""}${quick ? `; gross-regression bounds of absolute times scaled ×${slower.toFixed(2)}` : ""}\n`,
+);
 console.log(`| bench | measure | value | goal | verdict |${quick ? " gross regression past |" : ""}`);
 console.log(`|---|---|---|---|---|${quick ? "---|" : ""}`);
 for (const goal of goals) {
   const verdict = gross.includes(goal) ? "**GROSS REGRESSION**" : goalMet(goal) ? "met" : "**not met**";
   const bound = `${goal.kind === "max" ? "≤" : "≥"} ${shown(goal.goal, goal.unit)}`;
   const gate = quick
-    ? ` ${goal.kind === "max" ? ">" : "<"} ${shown(grossLimit(goal, recordedValue(goal)), goal.unit)} |`
+    ? ` ${goal.kind === "max" ? ">" : "<"} ${shown(grossLimit(goal, recordedValue(goal), slower), goal.unit)} |`
     : "";
   console.log(`| ${goal.bench} | ${goal.measure} | ${shown(goal.value, goal.unit)} | ${bound} | ${verdict} |${gate}`);
 }
@@ -122,7 +130,12 @@ if (gross.length > 0) {
 if (!quick && failures.length === 0) {
   // Benches left out (BENCH_ONLY) keep their recorded values.
   const values = { ...recorded?.values, ...Object.fromEntries(goals.map((goal) => [goalKey(goal), goal.value])) };
-  const record: Recorded = { measuredAt: new Date().toISOString(), machine: machine(), values };
+  const record: Recorded = {
+    measuredAt: new Date().toISOString(),
+    machine: machine(),
+    calibrationMs: Number(calibration.toFixed(2)),
+    values,
+  };
   writeFileSync(RECORDED_FILE, `${JSON.stringify(record, null, 2)}\n`);
   console.log(`\nRecorded in ${RECORDED_FILE}.`);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { slowerBy } from "../bench/calibrate";
 import { type GoalResult, goalMet, grossLimit, grossRegression, parseGoals, reportGoal } from "../bench/goals";
 
 /** The quick bench's gate (test/bench/goals.ts): what counts as met, and what fails CI. */
@@ -54,5 +55,30 @@ describe("bench goals", () => {
       console.log = log;
     }
     expect(parseGoals(["| a table |", ...lines, "done"].join("\n"))).toEqual([ratio(2.25)]);
+  });
+});
+
+describe("absolute times on a slower machine", () => {
+  const firstChunk = (value: number): GoalResult => ({
+    bench: "chat",
+    measure: "added first chunk p50",
+    value,
+    goal: 3,
+    kind: "max",
+    unit: "ms",
+  });
+
+  test("an absolute time's bound scales with how much slower the machine is; a ratio's does not", () => {
+    expect(grossLimit(firstChunk(1), undefined, 2.5)).toBeCloseTo(15);
+    expect(grossRegression(firstChunk(14), undefined, 2.5)).toBe(false);
+    expect(grossRegression(firstChunk(16), undefined, 2.5)).toBe(true);
+    expect(grossLimit(ratio(1), undefined, 2.5)).toBeCloseTo(3);
+  });
+
+  test("slower is measured against the recorded calibration, at least 1 and at most 4", () => {
+    expect(slowerBy(20, 10)).toBeCloseTo(2);
+    expect(slowerBy(5, 10)).toBe(1);
+    expect(slowerBy(100, 10)).toBe(4);
+    expect(slowerBy(20, undefined)).toBe(1);
   });
 });
