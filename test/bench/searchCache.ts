@@ -166,7 +166,15 @@ try {
       service: viaApi(api.port, uniqueFiles.apiFile),
       ...(uncached ? { uncached } : {}),
     });
-    rounds.push({ mix: "zipf", raw: direct(zipfFiles.meiliFile), service: viaApi(api.port, zipfFiles.apiFile) });
+    // The Zipf mix runs its full length even in a quick run: the service starts with an empty cache,
+    // and in a 3 s load the misses of the first seconds weigh so much that the ratio halves (quick
+    // runs measured 1.4–1.8× where full ones measure 2.5–3.9×), which would sit on the gate's bound.
+    const zipfSeconds = QUICK ? "10" : DURATION;
+    rounds.push({
+      mix: "zipf",
+      raw: direct(zipfFiles.meiliFile, zipfSeconds),
+      service: viaApi(api.port, zipfFiles.apiFile, zipfSeconds),
+    });
     await Promise.all([stopProcess(api.child), ...(off ? [stopProcess(off.child)] : [])]);
   }
   const errors = rounds.reduce((sum, r) => sum + r.raw.errors + r.service.errors, 0);
