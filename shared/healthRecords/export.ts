@@ -17,6 +17,7 @@ import { allPanels } from "../labs/export";
 import { panelsToFhirBundle } from "../labs/export/fhir";
 import { latestPatient, listItems, type StoredItemRow } from "./repository";
 import type { Coding, ImportedAllergy, ImportedCondition, ImportedImmunization, ImportedMedication } from "./schemas";
+import { conceptKey, unique } from "./sections";
 
 /**
  * The whole health record as one FHIR R4 `collection` Bundle: a Patient (named as the latest
@@ -118,23 +119,16 @@ function immunizationResource(item: ImportedImmunization, patient: string): Immu
 const typed = (name: string): { name: string; codes: Coding[]; active: true } => ({ name, codes: [], active: true });
 
 /** Each stored item once: the same concept and date from two imports is one resource. */
-function uniqueItems(rows: StoredItemRow[]): StoredItemRow[] {
-  const seen = new Set<string>();
-  return rows.filter((row) => {
-    const item = row.item as {
-      name?: string;
-      substance?: string;
-      vaccine?: string;
-      codes?: Coding[];
-      date?: string;
-      onset?: string;
-    };
-    const code = item.codes?.[0];
-    const key = `${row.kind}|${code ? `${code.system ?? ""}|${code.code}` : (item.name ?? item.substance ?? item.vaccine ?? "").toLowerCase()}|${item.date ?? item.onset ?? ""}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+function itemKey(row: StoredItemRow): string {
+  const item = row.item as {
+    name?: string;
+    substance?: string;
+    vaccine?: string;
+    codes: Coding[];
+    date?: string;
+    onset?: string;
+  };
+  return `${row.kind}|${conceptKey(item.name ?? item.substance ?? item.vaccine ?? "", item.codes)}|${item.date ?? item.onset ?? ""}`;
 }
 
 /** The caller's health record as a FHIR R4 Bundle. Consent is the caller's to check. */
@@ -165,7 +159,7 @@ export async function healthRecordBundle(
       ),
     ),
   ];
-  for (const row of uniqueItems(rows)) {
+  for (const row of unique(rows, itemKey)) {
     if (row.kind === "condition") resources.push(conditionResource(row.item as ImportedCondition, patientUrl));
     if (row.kind === "medication") resources.push(medicationResource(row.item as ImportedMedication, patientUrl));
     if (row.kind === "allergy") resources.push(allergyResource(row.item as ImportedAllergy, patientUrl));

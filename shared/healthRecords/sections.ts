@@ -25,7 +25,7 @@ const NOT_AN_ALLERGY = new Set(["inactive", "resolved", "entered-in-error"]);
 const NOT_GIVEN = new Set(["not-done", "entered-in-error"]);
 
 /** One concept however many imports carry it: its first code, else its folded name. */
-function conceptKey(name: string, codes: Coding[]): string {
+export function conceptKey(name: string, codes: Coding[]): string {
   const code = codes[0];
   return code ? `${code.system ?? ""}|${code.code}` : name.trim().toLowerCase();
 }
@@ -35,7 +35,7 @@ function stored<T>(row: StoredItemRow): T {
 }
 
 /** The first of each concept (rows come newest import first). */
-function unique<T>(items: T[], key: (item: T) => string): T[] {
+export function unique<T>(items: T[], key: (item: T) => string): T[] {
   const seen = new Set<string>();
   return items.filter((item) => {
     const k = key(item);

@@ -85,7 +85,9 @@ export async function storeRecordPanels(
     }
     seen.add(key);
     const time = result.collectedAt.getTime();
-    byTime.set(time, [...(byTime.get(time) ?? []), stored]);
+    const panel = byTime.get(time);
+    if (panel) panel.push(stored);
+    else byTime.set(time, [stored]);
   }
   let panels = 0;
   for (const [time, results] of [...byTime].sort(([a], [b]) => a - b)) {
